@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# irdma, the Intel(R) Ethernet Protocol Driver for RDMA.
+#
+# In a kernel tree this directory is drivers/infiniband/hw/irdma and
+# kbuild reads the first part. Run from the directory itself, "make"
+# builds the modules against a prepared kernel tree (KDIR).
+
+ifneq ($(KERNELRELEASE),)
+
+obj-$(CONFIG_INFINIBAND_IRDMA) += irdma.o
+
+irdma-y := main.o hw.o ctrl.o utils.o uk.o verbs.o
+irdma-$(CONFIG_ICE) += bind_ice.o
+irdma-$(CONFIG_I40E) += bind_i40e.o
+irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/uk_test.o \
+	kunit/ctrl_test.o kunit/verbs_test.o
+
+# The E810 front-end reads the ice driver's own structures.
+CFLAGS_bind_ice.o := -I$(srctree)/drivers/net/ethernet/intel/ice
+
+else
+
+IRDMA_CACHE ?= /var/cache/irdma
+KDIR ?= $(IRDMA_CACHE)/kbuild
+
+all: modules
+
+modules clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $@
+
+.PHONY: all modules clean
+
+endif

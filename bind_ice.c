@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Front-end for E810 (GEN_2): binds to the RDMA auxiliary devices the ice
+ * driver creates ("ice.roce.N", "ice.iwarp.N") through the IIDC interface.
+ */
+#include <linux/auxiliary_bus.h>
+#include <linux/net/intel/iidc.h>
+
+#include "ice.h"
+#include "main.h"
+
+static void irdma_ice_request_reset(struct irdma_fn *fn)
+{
+	ice_rdma_request_reset(fn->res.lan_priv, IIDC_PFR);
+}
+
+static const struct irdma_fn_ops irdma_ice_ops = {
+	.request_reset = irdma_ice_request_reset,
+};
+
+static int irdma_ice_probe(struct auxiliary_device *adev,
+			   const struct auxiliary_device_id *id)
+{
+	struct iidc_auxiliary_dev *iadev =
+		container_of(adev, struct iidc_auxiliary_dev, adev);
+	struct ice_pf *pf = iadev->pf;
+	struct ice_vsi *vsi = ice_get_main_vsi(pf);
+	struct irdma_fn_res res = {
+		.frontend = "ice",
+		.gen = IRDMA_GEN_2,
+		.dev = &pf->pdev->dev,
+		.hw_addr = pf->hw.hw_addr,
+		.msix = &pf->msix_entries[pf->rdma_base_vector],
+		.msix_count = pf->num_rdma_msix,
+		.pf_id = pf->hw.pf_id,
+		.ops = &irdma_ice_ops,
+		.lan_priv = pf,
+	};
+	struct irdma_fn *fn;
+
+	if (!vsi || !vsi->netdev)
+		return -EIO;
+	res.netdev = vsi->netdev;
+	res.vsi_num = vsi->vsi_num;
+	res.protocol = pf->rdma_mode & IIDC_RDMA_PROTOCOL_ROCEV2 ?
+		       IRDMA_PROTOCOL_ROCEV2 : IRDMA_PROTOCOL_IWARP;
+
+	fn = irdma_fn_probe(&res);
+	if (IS_ERR(fn))
+		return PTR_ERR(fn);
+	auxiliary_set_drvdata(adev, fn);
+	return 0;
+}
+
+static void irdma_ice_remove(struct auxiliary_device *adev)
+{
+	irdma_fn_remove(auxiliary_get_drvdata(adev));
+}
+
+static const struct auxiliary_device_id irdma_ice_id_table[] = {
+	{ .name = "ice.iwarp" },
+	{ .name = "ice.roce" },
+	{}
+};
+MODULE_DEVICE_TABLE(auxiliary, irdma_ice_id_table);
+
+static struct iidc_auxiliary_drv irdma_ice_drv = {
+	.adrv = {
+		.id_table = irdma_ice_id_table,
+		.probe = irdma_ice_probe,
+		.remove = irdma_ice_remove,
+	},
+};
+
+/**
+ * irdma_ice_register - start serving ice's RDMA functions
+ *
+ * Return: 0 or a negative errno from the auxiliary bus.
+ */
+int irdma_ice_register(void)
+{
+	return auxiliary_driver_register(&irdma_ice_drv.adrv);
+}
+
+/**
+ * irdma_ice_unregister - release every ice RDMA function
+ */
+void irdma_ice_unregister(void)
+{
+	auxiliary_driver_unregister(&irdma_ice_drv.adrv);
+}

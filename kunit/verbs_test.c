@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * KUnit tests of the verbs layer's translations between ib_core values
+ * and the hardware's.
+ */
+#include <kunit/test.h>
+
+#include "../verbs.h"
+
+static void irdma_flush_status_test(struct kunit *test)
+{
+	static const struct {
+		enum irdma_flush_opcode code;
+		enum ib_wc_status status;
+	} map[] = {
+		{ FLUSH_GENERAL_ERR, IB_WC_WR_FLUSH_ERR },
+		{ FLUSH_PROT_ERR, IB_WC_LOC_PROT_ERR },
+		{ FLUSH_REM_ACCESS_ERR, IB_WC_REM_ACCESS_ERR },
+		{ FLUSH_LOC_QP_OP_ERR, IB_WC_LOC_QP_OP_ERR },
+		{ FLUSH_REM_OP_ERR, IB_WC_REM_OP_ERR },
+		{ FLUSH_LOC_LEN_ERR, IB_WC_LOC_LEN_ERR },
+		{ FLUSH_FATAL_ERR, IB_WC_FATAL_ERR },
+		{ FLUSH_RETRY_EXC_ERR, IB_WC_RETRY_EXC_ERR },
+		{ FLUSH_MW_BIND_ERR, IB_WC_MW_BIND_ERR },
+		{ FLUSH_REM_INV_REQ_ERR, IB_WC_REM_INV_REQ_ERR },
+		{ FLUSH_INVALID, IB_WC_FATAL_ERR },
+		{ 11, IB_WC_FATAL_ERR },
+		{ 0x7fffffff, IB_WC_FATAL_ERR },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(map); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    irdma_flush_err_to_ib_wc_status(map[i].code),
+				    map[i].status, "code %u", map[i].code);
+}
+
+static void irdma_mr_access_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, irdma_get_mr_access(0), 0x01);
+	KUNIT_EXPECT_EQ(test, irdma_get_mr_access(IB_ACCESS_LOCAL_WRITE), 0x03);
+	KUNIT_EXPECT_EQ(test, irdma_get_mr_access(IB_ACCESS_REMOTE_READ), 0x05);
+	KUNIT_EXPECT_EQ(test, irdma_get_mr_access(IB_ACCESS_REMOTE_WRITE), 0x0b);
+	KUNIT_EXPECT_EQ(test, irdma_get_mr_access(IB_ACCESS_MW_BIND), 0x11);
+	KUNIT_EXPECT_EQ(test, irdma_get_mr_access(IB_ZERO_BASED), 0x21);
+	KUNIT_EXPECT_EQ(test,
+			irdma_get_mr_access(IB_ACCESS_LOCAL_WRITE |
+					    IB_ACCESS_REMOTE_READ |
+					    IB_ACCESS_REMOTE_WRITE |
+					    IB_ACCESS_MW_BIND | IB_ZERO_BASED),
+			0x3f);
+	/* Flags the hardware has no bit for change nothing. */
+	KUNIT_EXPECT_EQ(test,
+			irdma_get_mr_access(IB_ACCESS_REMOTE_ATOMIC |
+					    IB_ACCESS_RELAXED_ORDERING), 0x01);
+}
+
+static struct kunit_case irdma_verbs_cases[] = {
+	KUNIT_CASE(irdma_flush_status_test),
+	KUNIT_CASE(irdma_mr_access_test),
+	{}
+};
+
+static struct kunit_suite irdma_verbs_suite = {
+	.name = "irdma_verbs",
+	.test_cases = irdma_verbs_cases,
+};
+
+kunit_test_suite(irdma_verbs_suite);

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Module entry: registers the front-ends of the LAN drivers this driver
+ * serves. A front-end that is not built (its LAN driver is disabled)
+ * registers nothing.
+ */
+#include <linux/module.h>
+
+#include "main.h"
+
+static int __init irdma_init_module(void)
+{
+	int err;
+
+	err = irdma_i40e_register();
+	if (err)
+		return err;
+
+	err = irdma_ice_register();
+	if (err) {
+		irdma_i40e_unregister();
+		return err;
+	}
+	return 0;
+}
+
+static void __exit irdma_exit_module(void)
+{
+	irdma_ice_unregister();
+	irdma_i40e_unregister();
+}
+
+module_init(irdma_init_module);
+module_exit(irdma_exit_module);
+
+MODULE_DESCRIPTION("Intel(R) Ethernet Protocol Driver for RDMA");
+MODULE_LICENSE("Dual BSD/GPL");
+MODULE_ALIAS("i40iw");
