@@ -16,8 +16,18 @@ irdma-$(CONFIG_I40E) += bind_i40e.o
 irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/uk_test.o \
 	kunit/ctrl_test.o kunit/verbs_test.o
 
+ifneq ($(CONFIG_INFINIBAND_IRDMA_SIM),)
+irdma-y += bind_sim.o
+obj-$(CONFIG_INFINIBAND_IRDMA_SIM) += sim/
+endif
+
 # The E810 front-end reads the ice driver's own structures.
 CFLAGS_bind_ice.o := -I$(srctree)/drivers/net/ethernet/intel/ice
+
+# Out of tree, the kernel's configuration knows nothing of the simulator.
+ifeq ($(IRDMA_OUT_OF_TREE),1)
+ccflags-y += -DCONFIG_INFINIBAND_IRDMA_SIM_MODULE=1
+endif
 
 else
 
@@ -27,7 +37,8 @@ KDIR ?= $(IRDMA_CACHE)/kbuild
 all: modules
 
 modules clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) $@
+	$(MAKE) -C $(KDIR) M=$(CURDIR) IRDMA_OUT_OF_TREE=1 \
+		CONFIG_INFINIBAND_IRDMA_SIM=m $@
 
 .PHONY: all modules clean
 

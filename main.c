@@ -17,15 +17,24 @@ static int __init irdma_init_module(void)
 		return err;
 
 	err = irdma_ice_register();
-	if (err) {
-		irdma_i40e_unregister();
-		return err;
-	}
+	if (err)
+		goto err_ice;
+
+	err = irdma_sim_register();
+	if (err)
+		goto err_sim;
 	return 0;
+
+err_sim:
+	irdma_ice_unregister();
+err_ice:
+	irdma_i40e_unregister();
+	return err;
 }
 
 static void __exit irdma_exit_module(void)
 {
+	irdma_sim_unregister();
 	irdma_ice_unregister();
 	irdma_i40e_unregister();
 }

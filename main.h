@@ -100,6 +100,14 @@ static inline int irdma_ice_register(void) { return 0; }
 static inline void irdma_ice_unregister(void) { }
 #endif
 
+#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_SIM)
+int irdma_sim_register(void);
+void irdma_sim_unregister(void);
+#else
+static inline int irdma_sim_register(void) { return 0; }
+static inline void irdma_sim_unregister(void) { }
+#endif
+
 #if IS_ENABLED(CONFIG_I40E)
 int irdma_i40e_register(void);
 void irdma_i40e_unregister(void);

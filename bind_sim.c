@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Front-end for irdma_sim's simulated E810 functions ("irdma_sim.roce.N",
+ * "irdma_sim.iwarp.N"). It differs from the ice front-end only in where
+ * the resources come from; everything after the hand-over is the path
+ * silicon takes.
+ */
+#include <linux/auxiliary_bus.h>
+
+#include "main.h"
+#include "sim/irdma_sim.h"
+
+static void irdma_sim_request_reset(struct irdma_fn *fn)
+{
+	struct irdma_sim_adev *sadev = fn->res.lan_priv;
+
+	sadev->request_reset(sadev);
+}
+
+static const struct irdma_fn_ops irdma_sim_ops = {
+	.request_reset = irdma_sim_request_reset,
+};
+
+static int irdma_sim_probe(struct auxiliary_device *adev,
+			   const struct auxiliary_device_id *id)
+{
+	struct irdma_sim_adev *sadev =
+		container_of(adev, struct irdma_sim_adev, adev);
+	struct irdma_fn_res res = {
+		.frontend = "sim",
+		.gen = IRDMA_GEN_2,
+		.protocol = sadev->roce ? IRDMA_PROTOCOL_ROCEV2 : IRDMA_PROTOCOL_IWARP,
+		.dev = sadev->dma_dev,
+		.hw_addr = sadev->hw_addr,
+		.msix = sadev->msix,
+		.msix_count = sadev->msix_count,
+		.netdev = sadev->netdev,
+		.pf_id = sadev->pf_id,
+		.vsi_num = sadev->vsi_num,
+		.ops = &irdma_sim_ops,
+		.lan_priv = sadev,
+	};
+	struct irdma_fn *fn;
+
+	fn = irdma_fn_probe(&res);
+	if (IS_ERR(fn))
+		return PTR_ERR(fn);
+	auxiliary_set_drvdata(adev, fn);
+	return 0;
+}
+
+static void irdma_sim_remove(struct auxiliary_device *adev)
+{
+	irdma_fn_remove(auxiliary_get_drvdata(adev));
+}
+
+static const struct auxiliary_device_id irdma_sim_id_table[] = {
+	{ .name = "irdma_sim." IRDMA_SIM_ROCE_NAME },
+	{ .name = "irdma_sim." IRDMA_SIM_IWARP_NAME },
+	{}
+};
+MODULE_DEVICE_TABLE(auxiliary, irdma_sim_id_table);
+
+static struct auxiliary_driver irdma_sim_drv = {
+	.name = "sim",
+	.id_table = irdma_sim_id_table,
+	.probe = irdma_sim_probe,
+	.remove = irdma_sim_remove,
+};
+
+/**
+ * irdma_sim_register - start serving simulated functions
+ *
+ * Return: 0 or a negative errno from the auxiliary bus.
+ */
+int irdma_sim_register(void)
+{
+	return auxiliary_driver_register(&irdma_sim_drv);
+}
+
+/**
+ * irdma_sim_unregister - release every simulated function
+ */
+void irdma_sim_unregister(void)
+{
+	auxiliary_driver_unregister(&irdma_sim_drv);
+}

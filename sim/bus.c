@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma_sim's bus, in netdevsim's style: simulated functions are created
+ * and removed at run time through /sys/bus/irdma_sim/new_device and
+ * del_device, and nr_devices of them exist from module load on.
+ *
+ *   echo "ID [roce|iwarp]" > /sys/bus/irdma_sim/new_device
+ *   echo "ID" > /sys/bus/irdma_sim/del_device
+ */
+#include <linux/dma-mapping.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "sim.h"
+
+static unsigned int nr_devices = 1;
+module_param(nr_devices, uint, 0444);
+MODULE_PARM_DESC(nr_devices, "Simulated E810 functions created at load (RoCEv2)");
+
+static LIST_HEAD(sim_devs);
+static DEFINE_MUTEX(sim_devs_lock);
+
+static const struct bus_type sim_bus;
+
+static void sim_dev_release(struct device *dev)
+{
+	kfree(to_sim_dev(dev));
+}
+
+static void sim_adev_release(struct device *dev)
+{
+	struct auxiliary_device *adev = to_auxiliary_dev(dev);
+
+	kfree(container_of(adev, struct irdma_sim_adev, adev));
+}
+
+static void sim_request_reset(struct irdma_sim_adev *sadev)
+{
+	struct sim_dev *sdev = to_sim_dev(sadev->adev.dev.parent);
+
+	dev_info(&sdev->dev, "function reset requested\n");
+}
+
+static int sim_aux_add(struct sim_dev *sdev)
+{
+	struct irdma_sim_adev *sadev;
+	int err;
+
+	sadev = kzalloc(sizeof(*sadev), GFP_KERNEL);
+	if (!sadev)
+		return -ENOMEM;
+
+	sadev->dma_dev = &sdev->dev;
+	sadev->hw_addr = (u8 __iomem __force *)sdev->regs;
+	sadev->msix = sdev->msix;
+	sadev->msix_count = SIM_MSIX_COUNT;
+	sadev->netdev = sdev->netdev;
+	sadev->pf_id = sdev->id & 0x7;
+	sadev->vsi_num = sdev->id;
+	sadev->roce = sdev->roce;
+	sadev->request_reset = sim_request_reset;
+	sadev->adev.name = sdev->roce ? IRDMA_SIM_ROCE_NAME : IRDMA_SIM_IWARP_NAME;
+	sadev->adev.id = sdev->id;
+	sadev->adev.dev.parent = &sdev->dev;
+	sadev->adev.dev.release = sim_adev_release;
+
+	err = auxiliary_device_init(&sadev->adev);
+	if (err) {
+		kfree(sadev);
+		return err;
+	}
+	err = auxiliary_device_add(&sadev->adev);
+	if (err) {
+		auxiliary_device_uninit(&sadev->adev);
+		return err;
+	}
+	sdev->sadev = sadev;
+	return 0;
+}
+
+static void sim_aux_del(struct sim_dev *sdev)
+{
+	auxiliary_device_delete(&sdev->sadev->adev);
+	auxiliary_device_uninit(&sdev->sadev->adev);
+	sdev->sadev = NULL;
+}
+
+static struct sim_dev *sim_dev_find(u32 id)
+{
+	struct sim_dev *sdev;
+
+	list_for_each_entry(sdev, &sim_devs, list)
+		if (sdev->id == id)
+			return sdev;
+	return NULL;
+}
+
+static int sim_dev_create(u32 id, bool roce)
+{
+	struct sim_dev *sdev;
+	int err;
+
+	if (id >= SIM_MAX_DEVICES)
+		return -ERANGE;
+	if (sim_dev_find(id))
+		return -EEXIST;
+
+	sdev = kzalloc(sizeof(*sdev), GFP_KERNEL);
+	if (!sdev)
+		return -ENOMEM;
+	sdev->id = id;
+	sdev->roce = roce;
+	init_waitqueue_head(&sdev->kick);
+	xa_init(&sdev->cqs);
+
+	device_initialize(&sdev->dev);
+	sdev->dev.bus = &sim_bus;
+	sdev->dev.release = sim_dev_release;
+	sdev->dev.dma_mask = &sdev->dev.coherent_dma_mask;
+	err = dev_set_name(&sdev->dev, SIM_DRV_NAME "%u", id);
+	if (err)
+		goto err_put;
+	err = dma_set_mask_and_coherent(&sdev->dev, DMA_BIT_MASK(64));
+	if (err)
+		goto err_put;
+	err = device_add(&sdev->dev);
+	if (err)
+		goto err_put;
+
+	sdev->regs = vzalloc(IRDMA_SIM_BAR_SIZE);
+	if (!sdev->regs) {
+		err = -ENOMEM;
+		goto err_del;
+	}
+	sim_regs_reset(sdev);
+
+	err = sim_irqs_alloc(sdev);
+	if (err)
+		goto err_regs;
+	err = sim_netdev_create(sdev);
+	if (err)
+		goto err_irqs;
+	err = sim_engine_start(sdev);
+	if (err)
+		goto err_netdev;
+	err = sim_aux_add(sdev);
+	if (err)
+		goto err_engine;
+
+	list_add_tail(&sdev->list, &sim_devs);
+	dev_info(&sdev->dev, "simulated E810 function %u (%s), netdev %s\n", id,
+		 roce ? "RoCEv2" : "iWARP", netdev_name(sdev->netdev));
+	return 0;
+
+err_engine:
+	sim_engine_stop(sdev);
+err_netdev:
+	sim_netdev_destroy(sdev);
+err_irqs:
+	sim_irqs_free(sdev);
+err_regs:
+	vfree(sdev->regs);
+err_del:
+	device_del(&sdev->dev);
+err_put:
+	put_device(&sdev->dev);
+	return err;
+}
+
+static void sim_dev_destroy(struct sim_dev *sdev)
+{
+	list_del(&sdev->list);
+	/* The driver lets go of the function first. */
+	sim_aux_del(sdev);
+	sim_engine_stop(sdev);
+	sim_netdev_destroy(sdev);
+	sim_irqs_free(sdev);
+	vfree(sdev->regs);
+	device_unregister(&sdev->dev);
+}
+
+static ssize_t new_device_store(const struct bus_type *bus, const char *buf,
+				size_t count)
+{
+	char kind[8] = "roce";
+	unsigned int id;
+	int err, n;
+
+	n = sscanf(buf, "%u %7s", &id, kind);
+	if (n < 1)
+		return -EINVAL;
+	if (strcmp(kind, "roce") && strcmp(kind, "iwarp"))
+		return -EINVAL;
+
+	mutex_lock(&sim_devs_lock);
+	err = sim_dev_create(id, !strcmp(kind, "roce"));
+	mutex_unlock(&sim_devs_lock);
+	return err ? err : count;
+}
+static BUS_ATTR_WO(new_device);
+
+static ssize_t del_device_store(const struct bus_type *bus, const char *buf,
+				size_t count)
+{
+	struct sim_dev *sdev;
+	unsigned int id;
+	int err = 0;
+
+	if (kstrtouint(buf, 0, &id))
+		return -EINVAL;
+
+	mutex_lock(&sim_devs_lock);
+	sdev = sim_dev_find(id);
+	if (sdev)
+		sim_dev_destroy(sdev);
+	else
+		err = -ENOENT;
+	mutex_unlock(&sim_devs_lock);
+	return err ? err : count;
+}
+static BUS_ATTR_WO(del_device);
+
+static struct attribute *sim_bus_attrs[] = {
+	&bus_attr_new_device.attr,
+	&bus_attr_del_device.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(sim_bus);
+
+static const struct bus_type sim_bus = {
+	.name = SIM_DRV_NAME,
+	.bus_groups = sim_bus_groups,
+};
+
+static void sim_destroy_all(void)
+{
+	struct sim_dev *sdev, *tmp;
+
+	mutex_lock(&sim_devs_lock);
+	list_for_each_entry_safe_reverse(sdev, tmp, &sim_devs, list)
+		sim_dev_destroy(sdev);
+	mutex_unlock(&sim_devs_lock);
+}
+
+static int __init sim_init(void)
+{
+	unsigned int i;
+	int err;
+
+	err = bus_register(&sim_bus);
+	if (err)
+		return err;
+
+	mutex_lock(&sim_devs_lock);
+	for (i = 0; i < nr_devices && !err; i++)
+		err = sim_dev_create(i, true);
+	mutex_unlock(&sim_devs_lock);
+	if (err) {
+		sim_destroy_all();
+		bus_unregister(&sim_bus);
+	}
+	return err;
+}
+
+static void __exit sim_exit(void)
+{
+	sim_destroy_all();
+	bus_unregister(&sim_bus);
+}
+
+module_init(sim_init);
+module_exit(sim_exit);
+
+MODULE_DESCRIPTION("Functional model of the Intel(R) E810 RDMA engine");
+MODULE_LICENSE("Dual BSD/GPL");

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Completion queues: rings of 32-byte CQEs in host memory. The engine
+ * fills them with the valid bit of the current pass; a CQ armed through
+ * its shadow area (and the CQARM doorbell) gets one CEQE at its next
+ * completion.
+ */
+#include <linux/bitfield.h>
+#include <linux/slab.h>
+
+#include "sim.h"
+
+#define SIM_MIN_BAD_PARAM	0x8003
+#define SIM_MIN_DMA_FAULT	0x8004
+
+static void sim_fail(struct sim_cqp_result *res, u16 min)
+{
+	res->maj = IRDMA_CQP_MAJ_ERROR;
+	res->min = min;
+}
+
+/**
+ * sim_cq_create - CREATE_CQ
+ * @sdev: the simulated function
+ * @wqe: the command
+ * @res: its completion
+ */
+void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
+		   struct sim_cqp_result *res)
+{
+	u64 hdr = le64_to_cpu(wqe[3]);
+	u32 id = FIELD_GET(IRDMA_CQPSQ_CQ_CQID, hdr);
+	u32 size = le64_to_cpu(wqe[0]);
+	struct sim_cq *cq;
+	u64 arm;
+
+	/* Only the CCQ may exist before the HMC has room for CQs. */
+	if ((id && (!sdev->hmc.committed || id >= sdev->hmc.cnt[IRDMA_HMC_CQ])) ||
+	    !size || size > IRDMA_MAX_CQ_SIZE + 1 || !le64_to_cpu(wqe[5]))
+		return sim_fail(res, SIM_MIN_BAD_PARAM);
+	/* Rings through PBLEs come with the verbs; contiguous ones only now. */
+	if ((hdr & IRDMA_CQPSQ_CQ_VIRTMAP) || !le64_to_cpu(wqe[4]))
+		return sim_fail(res, SIM_MIN_BAD_PARAM);
+	if (xa_load(&sdev->cqs, id))
+		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+	if (sim_dma_read_qword(sdev, le64_to_cpu(wqe[5]) + 32, &arm))
+		return sim_fail(res, SIM_MIN_DMA_FAULT);
+
+	cq = kzalloc(sizeof(*cq), GFP_KERNEL);
+	if (!cq)
+		return sim_fail(res, SIM_MIN_BAD_PARAM);
+	*cq = (struct sim_cq) {
+		.id = id,
+		.size = size,
+		.ctx = le64_to_cpu(wqe[1]),
+		.ring_pa = le64_to_cpu(wqe[4]),
+		.shadow_pa = le64_to_cpu(wqe[5]),
+		.ceq_id = FIELD_GET(IRDMA_CQPSQ_CQ_CEQID, hdr),
+		.ceq_valid = !!(hdr & IRDMA_CQPSQ_CQ_CEQIDVALID),
+		.polarity = true,
+		.arm_seq = FIELD_GET(IRDMA_CQ_DBSA_ARM_SEQ_NUM, arm),
+	};
+	if (xa_err(xa_store(&sdev->cqs, id, cq, GFP_KERNEL))) {
+		kfree(cq);
+		sim_fail(res, SIM_MIN_BAD_PARAM);
+	}
+}
+
+/**
+ * sim_cq_destroy - DESTROY_CQ
+ * @sdev: the simulated function
+ * @wqe: the command
+ * @res: its completion
+ */
+void sim_cq_destroy(struct sim_dev *sdev, const __le64 *wqe,
+		    struct sim_cqp_result *res)
+{
+	u32 id = FIELD_GET(IRDMA_CQPSQ_CQ_CQID, le64_to_cpu(wqe[3]));
+	struct sim_cq *cq = xa_erase(&sdev->cqs, id);
+
+	if (!cq)
+		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+	kfree(cq);
+}
+
+/**
+ * sim_cqs_destroy_all - forget every CQ (function reset)
+ * @sdev: the simulated function
+ */
+void sim_cqs_destroy_all(struct sim_dev *sdev)
+{
+	struct sim_cq *cq;
+	unsigned long id;
+
+	xa_for_each(&sdev->cqs, id, cq) {
+		xa_erase(&sdev->cqs, id);
+		kfree(cq);
+	}
+}
+
+/* CQEs written but not yet taken: the shadow area holds the consumer. */
+static bool sim_cq_has_cqes(struct sim_dev *sdev, struct sim_cq *cq)
+{
+	u64 sa;
+
+	if (sim_dma_read_qword(sdev, cq->shadow_pa, &sa))
+		return false;
+	return FIELD_GET(IRDMA_CQ_DBSA_CQEIDX, sa) != cq->head;
+}
+
+static void sim_cq_notify(struct sim_dev *sdev, struct sim_cq *cq)
+{
+	cq->armed = false;
+	if (cq->ceq_valid)
+		sim_ceq_post(sdev, cq->ceq_id, cq->ctx);
+}
+
+/**
+ * sim_cq_post - write one CQE
+ * @sdev: the simulated function
+ * @cq: the CQ
+ * @cqe: the CQE's four qwords; the valid bit is added here
+ *
+ * Return: 0, or -ENOSPC if the CQ is full (the CQE is dropped), -EFAULT
+ * if its ring is not host memory.
+ */
+int sim_cq_post(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe)
+{
+	u64 slot = cq->ring_pa + (u64)cq->head * IRDMA_CQE_SIZE;
+	u64 sa;
+	int i;
+
+	if (!sim_dma_read_qword(sdev, cq->shadow_pa, &sa) &&
+	    FIELD_GET(IRDMA_CQ_DBSA_CQEIDX, sa) == (cq->head + 1) % cq->size)
+		return -ENOSPC;
+
+	for (i = 0; i < 3; i++)
+		if (sim_dma_write_qword(sdev, slot + 8 * i, cqe[i]))
+			return -EFAULT;
+	/* The valid bit goes last: the driver reads the rest once it sees it. */
+	dma_wmb();
+	if (sim_dma_write_qword(sdev, slot + 24, (cqe[3] & ~IRDMA_CQE_VALID) |
+				FIELD_PREP(IRDMA_CQE_VALID, cq->polarity)))
+		return -EFAULT;
+
+	if (++cq->head == cq->size) {
+		cq->head = 0;
+		cq->polarity = !cq->polarity;
+	}
+	if (cq->armed)
+		sim_cq_notify(sdev, cq);
+	return 0;
+}
+
+/**
+ * sim_cq_check_arms - take the arm requests made since the last look
+ * @sdev: the simulated function
+ *
+ * A CQ is armed when its shadow area's arm sequence number moves. One
+ * armed while CQEs are waiting reports at once.
+ */
+void sim_cq_check_arms(struct sim_dev *sdev)
+{
+	struct sim_cq *cq;
+	unsigned long id;
+	u64 arm;
+	u8 seq;
+
+	xa_for_each(&sdev->cqs, id, cq) {
+		if (sim_dma_read_qword(sdev, cq->shadow_pa + 32, &arm))
+			continue;
+		seq = FIELD_GET(IRDMA_CQ_DBSA_ARM_SEQ_NUM, arm);
+		if (seq == cq->arm_seq)
+			continue;
+		cq->arm_seq = seq;
+		cq->armed = true;
+		if (sim_cq_has_cqes(sdev, cq))
+			sim_cq_notify(sdev, cq);
+	}
+}

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The control QP: created from the host context the driver points
+ * CCQPHIGH/CCQPLOW at, it executes the WQEs up to the head the driver
+ * writes to CQPDB, one at a time and in order. Each completion advances
+ * CQPTAIL (for the driver's register polling) and, once the CCQ exists,
+ * is also written to the CCQ.
+ */
+#include <linux/bitfield.h>
+
+#include "sim.h"
+
+/* Minor codes for commands the engine refuses (major IRDMA_CQP_MAJ_ERROR). */
+#define SIM_MIN_BAD_OPCODE	0x8001
+#define SIM_MIN_BAD_PARAM	0x8003
+#define SIM_MIN_DMA_FAULT	0x8004
+
+static void sim_cqp_fail_create(struct sim_dev *sdev, u16 min)
+{
+	sim_wr32(sdev, IRDMA_PFPE_CQPERRCODES,
+		 FIELD_PREP(IRDMA_CQPERRCODES_MAJOR, IRDMA_CQP_MAJ_ERROR) |
+		 FIELD_PREP(IRDMA_CQPERRCODES_MINOR, min));
+	sim_wr32(sdev, IRDMA_PFPE_CCQPSTATUS, IRDMA_CCQPSTATUS_ERR);
+	dev_dbg(&sdev->dev, "CQP create refused (minor %#x)\n", min);
+}
+
+/**
+ * sim_cqp_create - create the CQP from its host context
+ * @sdev: the simulated function
+ * @ctx_pa: DMA address of the 64-byte host context
+ *
+ * Reports the outcome in CCQPSTATUS: DONE, or ERR with CQPERRCODES set.
+ */
+void sim_cqp_create(struct sim_dev *sdev, u64 ctx_pa)
+{
+	__le64 ctx[IRDMA_CQPHC_SIZE / 8];
+	struct sim_cqp *cqp = &sdev->cqp;
+	u64 q0, q4;
+	u32 code;
+
+	if (sim_dma_read(sdev, ctx_pa, ctx, sizeof(ctx)))
+		return sim_cqp_fail_create(sdev, SIM_MIN_DMA_FAULT);
+
+	q0 = le64_to_cpu(ctx[0]);
+	q4 = le64_to_cpu(ctx[4]);
+	code = FIELD_GET(IRDMA_CQPHC_SQSIZE, q0);
+	/* Sizes 4 to 2048: the tail register has 11 bits. */
+	if (code < 1 || code > 10 ||
+	    FIELD_GET(IRDMA_CQPHC_HW_MAJVER, q4) != IRDMA_HW_MAJVER_GEN_2 ||
+	    !le64_to_cpu(ctx[1]) ||
+	    FIELD_GET(IRDMA_CQPHC_PROTOCOL_USED, q0) > IRDMA_PROTOCOL_USED_ROCE_ONLY)
+		return sim_cqp_fail_create(sdev, SIM_MIN_BAD_PARAM);
+
+	*cqp = (struct sim_cqp) {
+		.up = true,
+		.sq_pa = le64_to_cpu(ctx[1]),
+		.sq_size = 4U << (code - 1),
+		.polarity = true,
+		.compl_ctx = le64_to_cpu(ctx[3]),
+		.protocol = FIELD_GET(IRDMA_CQPHC_PROTOCOL_USED, q0),
+	};
+	sim_wr32(sdev, IRDMA_PFPE_CQPTAIL, 0);
+	sim_wr32(sdev, IRDMA_PFPE_CQPERRCODES, 0);
+	sim_wr32(sdev, IRDMA_PFPE_CCQPSTATUS, IRDMA_CCQPSTATUS_DONE);
+	dev_dbg(&sdev->dev, "CQP up: %u WQEs at %#llx\n", cqp->sq_size,
+		cqp->sq_pa);
+}
+
+/**
+ * sim_cqp_destroy - take the CQP down, and with it the function's state
+ * @sdev: the simulated function
+ */
+void sim_cqp_destroy(struct sim_dev *sdev)
+{
+	sim_cqs_destroy_all(sdev);
+	memset(sdev->ceq, 0, sizeof(sdev->ceq));
+	memset(&sdev->aeq, 0, sizeof(sdev->aeq));
+	memset(&sdev->hmc, 0, sizeof(sdev->hmc));
+	memset(&sdev->cqp, 0, sizeof(sdev->cqp));
+	sim_wr32(sdev, IRDMA_PFPE_CCQPSTATUS, 0);
+	dev_dbg(&sdev->dev, "CQP down\n");
+}
+
+static void sim_cqp_features(struct sim_dev *sdev, const __le64 *wqe,
+			     struct sim_cqp_result *res)
+{
+	u32 len = FIELD_GET(IRDMA_CQPSQ_BUFSIZE, le64_to_cpu(wqe[3]));
+	__le64 buf[2];
+
+	if (len < sizeof(buf)) {
+		res->maj = IRDMA_CQP_MAJ_ERROR;
+		res->min = SIM_MIN_BAD_PARAM;
+		return;
+	}
+	/* Firmware 1.74; the count of entries rides in entry 0. */
+	buf[0] = cpu_to_le64(FIELD_PREP(IRDMA_FEATURE_TYPE, IRDMA_FEATURE_FW_INFO) |
+			     FIELD_PREP(IRDMA_FEATURE_CNT, ARRAY_SIZE(buf)) |
+			     FIELD_PREP(IRDMA_FW_VER_MAJOR, 1) |
+			     FIELD_PREP(IRDMA_FW_VER_MINOR, 74));
+	buf[1] = cpu_to_le64(FIELD_PREP(IRDMA_FEATURE_TYPE,
+					IRDMA_FEATURE_HW_VERSION_INFO) |
+			     FIELD_PREP(IRDMA_FEATURE_INFO, IRDMA_GEN_2));
+	if (sim_dma_write(sdev, le64_to_cpu(wqe[4]), buf, sizeof(buf))) {
+		res->maj = IRDMA_CQP_MAJ_ERROR;
+		res->min = SIM_MIN_DMA_FAULT;
+	}
+}
+
+static void sim_cqp_execute(struct sim_dev *sdev, const __le64 *wqe,
+			    struct sim_cqp_result *res)
+{
+	u8 op = FIELD_GET(IRDMA_CQPSQ_OPCODE, le64_to_cpu(wqe[3]));
+
+	switch (op) {
+	case IRDMA_CQP_OP_NOP:
+	case IRDMA_CQP_OP_SHMC_PAGES_ALLOCATED:
+		break;
+	case IRDMA_CQP_OP_QUERY_FPM_VAL:
+		sim_hmc_query(sdev, wqe, res);
+		break;
+	case IRDMA_CQP_OP_COMMIT_FPM_VAL:
+		sim_hmc_commit(sdev, wqe, res);
+		break;
+	case IRDMA_CQP_OP_UPDATE_PE_SDS:
+		sim_hmc_update_sds(sdev, wqe, res);
+		break;
+	case IRDMA_CQP_OP_QUERY_RDMA_FEATURES:
+		sim_cqp_features(sdev, wqe, res);
+		break;
+	case IRDMA_CQP_OP_CREATE_CQ:
+		sim_cq_create(sdev, wqe, res);
+		break;
+	case IRDMA_CQP_OP_DESTROY_CQ:
+		sim_cq_destroy(sdev, wqe, res);
+		break;
+	case IRDMA_CQP_OP_CREATE_CEQ:
+		sim_ceq_create(sdev, wqe, res);
+		break;
+	case IRDMA_CQP_OP_DESTROY_CEQ:
+		sim_ceq_destroy(sdev, wqe, res);
+		break;
+	case IRDMA_CQP_OP_CREATE_AEQ:
+		sim_aeq_create(sdev, wqe, res);
+		break;
+	case IRDMA_CQP_OP_DESTROY_AEQ:
+		sim_aeq_destroy(sdev, wqe, res);
+		break;
+	default:
+		res->maj = IRDMA_CQP_MAJ_ERROR;
+		res->min = SIM_MIN_BAD_OPCODE;
+		break;
+	}
+}
+
+/* The completion: CQPTAIL always, and a CQE once the CCQ exists. */
+static void sim_cqp_complete(struct sim_dev *sdev, u32 idx,
+			     const struct sim_cqp_result *res)
+{
+	struct sim_cqp *cqp = &sdev->cqp;
+	struct sim_cq *ccq = xa_load(&sdev->cqs, 0);
+	u32 tail = FIELD_PREP(IRDMA_CQPTAIL_WQTAIL, cqp->tail);
+	u64 cqe[4] = {};
+
+	sdev->stats.cqp_ops++;
+	if (res->maj) {
+		sdev->stats.cqp_errors++;
+		sim_wr32(sdev, IRDMA_PFPE_CQPERRCODES,
+			 FIELD_PREP(IRDMA_CQPERRCODES_MAJOR, res->maj) |
+			 FIELD_PREP(IRDMA_CQPERRCODES_MINOR, res->min));
+		tail |= IRDMA_CQPTAIL_OP_ERR;
+	}
+	sim_wr32(sdev, IRDMA_PFPE_CQPTAIL, tail);
+
+	if (!ccq)
+		return;
+	cqe[1] = cqp->compl_ctx;
+	cqe[2] = FIELD_PREP(IRDMA_CCQE_OPRETVAL, res->ret_val);
+	cqe[3] = FIELD_PREP(IRDMA_CCQE_WQEIDX, idx) |
+		 FIELD_PREP(IRDMA_CCQE_MINERR, res->min) |
+		 FIELD_PREP(IRDMA_CCQE_MAJERR, res->maj) |
+		 FIELD_PREP(IRDMA_CCQE_ERROR, !!res->maj);
+	sim_cq_post(sdev, ccq, cqe);
+}
+
+/**
+ * sim_cqp_run - execute the CQP WQEs the driver has rung in
+ * @sdev: the simulated function
+ *
+ * Return: true if any WQE was executed.
+ */
+bool sim_cqp_run(struct sim_dev *sdev)
+{
+	struct sim_cqp *cqp = &sdev->cqp;
+	bool work = false;
+	u32 head;
+
+	if (!cqp->up)
+		return false;
+
+	head = sim_rd32(sdev, IRDMA_PFPE_CQPDB);
+	if (head >= cqp->sq_size)
+		return false;
+
+	while (cqp->up && cqp->tail != head) {
+		struct sim_cqp_result res = {};
+		__le64 wqe[IRDMA_CQP_WQE_SIZE / 8];
+		u32 idx = cqp->tail;
+
+		if (sim_dma_read(sdev, cqp->sq_pa + idx * IRDMA_CQP_WQE_SIZE,
+				 wqe, sizeof(wqe))) {
+			res.maj = IRDMA_CQP_MAJ_ERROR;
+			res.min = SIM_MIN_DMA_FAULT;
+		} else if (!!(le64_to_cpu(wqe[3]) & IRDMA_CQPSQ_WQEVALID) ==
+			   cqp->polarity) {
+			sim_cqp_execute(sdev, wqe, &res);
+		} else {
+			/* Rung but not yet valid: look again later. */
+			break;
+		}
+
+		if (++cqp->tail == cqp->sq_size) {
+			cqp->tail = 0;
+			cqp->polarity = !cqp->polarity;
+		}
+		sim_cqp_complete(sdev, idx, &res);
+		work = true;
+	}
+	return work;
+}

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The engine's view of host memory: reads and writes at DMA addresses the
+ * driver handed over. Addresses are checked page by page, so a bad address
+ * from the driver is counted and refused, never dereferenced.
+ */
+#include <linux/dma-direct.h>
+#include <linux/highmem.h>
+#include <linux/ioport.h>
+#include <linux/mm.h>
+
+#include "sim.h"
+
+static void *sim_dma_page(struct sim_dev *sdev, u64 addr)
+{
+	phys_addr_t phys = dma_to_phys(&sdev->dev, addr);
+	unsigned long pfn = PHYS_PFN(phys);
+
+	if (!pfn_valid(pfn) || !page_is_ram(pfn)) {
+		sdev->stats.dma_faults++;
+		return NULL;
+	}
+	return page_address(pfn_to_page(pfn)) + offset_in_page(phys);
+}
+
+static int sim_dma_copy(struct sim_dev *sdev, u64 addr, void *buf,
+			size_t len, bool to_host)
+{
+	while (len) {
+		size_t chunk = min_t(size_t, len, PAGE_SIZE - offset_in_page(addr));
+		void *host = sim_dma_page(sdev, addr);
+
+		if (!host)
+			return -EFAULT;
+		if (to_host)
+			memcpy(host, buf, chunk);
+		else
+			memcpy(buf, host, chunk);
+		addr += chunk;
+		buf += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+/**
+ * sim_dma_read - copy from host memory, as the device's DMA engine would
+ * @sdev: the simulated function
+ * @addr: DMA address
+ * @buf: destination
+ * @len: bytes
+ *
+ * Return: 0, or -EFAULT for an address that is not host RAM.
+ */
+int sim_dma_read(struct sim_dev *sdev, u64 addr, void *buf, size_t len)
+{
+	return sim_dma_copy(sdev, addr, buf, len, false);
+}
+
+/**
+ * sim_dma_write - copy into host memory
+ * @sdev: the simulated function
+ * @addr: DMA address
+ * @buf: source
+ * @len: bytes
+ *
+ * Return: 0, or -EFAULT for an address that is not host RAM.
+ */
+int sim_dma_write(struct sim_dev *sdev, u64 addr, const void *buf, size_t len)
+{
+	return sim_dma_copy(sdev, addr, (void *)buf, len, true);
+}
+
+/**
+ * sim_dma_read_qword - read one little-endian qword of host memory
+ * @sdev: the simulated function
+ * @addr: DMA address, 8-byte aligned
+ * @val: the value in CPU order
+ *
+ * Return: 0 or -EFAULT.
+ */
+int sim_dma_read_qword(struct sim_dev *sdev, u64 addr, u64 *val)
+{
+	__le64 *host = sim_dma_page(sdev, addr);
+
+	if (!host || !IS_ALIGNED(addr, 8))
+		return -EFAULT;
+	*val = le64_to_cpu(READ_ONCE(*host));
+	return 0;
+}
+
+/**
+ * sim_dma_write_qword - write one little-endian qword of host memory
+ * @sdev: the simulated function
+ * @addr: DMA address, 8-byte aligned
+ * @val: the value in CPU order
+ *
+ * A single store: the driver never sees half of it.
+ *
+ * Return: 0 or -EFAULT.
+ */
+int sim_dma_write_qword(struct sim_dev *sdev, u64 addr, u64 val)
+{
+	__le64 *host = sim_dma_page(sdev, addr);
+
+	if (!host || !IS_ALIGNED(addr, 8))
+		return -EFAULT;
+	WRITE_ONCE(*host, cpu_to_le64(val));
+	return 0;
+}

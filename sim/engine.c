@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The engine: one thread per simulated function executes the hardware's
+ * work. Register writes are plain stores into the register window, so
+ * the thread finds new work by looking: it polls while there is work,
+ * and backs off to sleeping when the function is idle.
+ */
+#include <linux/delay.h>
+#include <linux/sched.h>
+
+#include "sim.h"
+
+/* Idle polls at each pace before slowing down to the next one. */
+#define SIM_FAST_POLLS	200	/* ~10 us apart: about 2 ms */
+#define SIM_SLOW_POLLS	100	/* ~1 ms apart: about 100 ms */
+#define SIM_IDLE_SLEEP	msecs_to_jiffies(10)
+
+/**
+ * sim_engine_step - look for new work once and do it
+ * @sdev: the simulated function
+ *
+ * Return: true if there was work.
+ */
+bool sim_engine_step(struct sim_dev *sdev)
+{
+	return sim_regs_poll(sdev);
+}
+
+static int sim_engine_thread(void *data)
+{
+	struct sim_dev *sdev = data;
+	unsigned int idle = 0;
+
+	while (!kthread_should_stop()) {
+		if (sim_engine_step(sdev)) {
+			idle = 0;
+			cond_resched();
+			continue;
+		}
+		idle++;
+		if (idle < SIM_FAST_POLLS)
+			usleep_range(10, 20);
+		else if (idle < SIM_FAST_POLLS + SIM_SLOW_POLLS)
+			usleep_range(1000, 1200);
+		else
+			wait_event_interruptible_timeout(sdev->kick,
+							 kthread_should_stop(),
+							 SIM_IDLE_SLEEP);
+	}
+	return 0;
+}
+
+/**
+ * sim_engine_start - start the function's engine thread
+ * @sdev: the simulated function
+ *
+ * Return: 0 or a negative errno.
+ */
+int sim_engine_start(struct sim_dev *sdev)
+{
+	struct task_struct *t;
+
+	t = kthread_run(sim_engine_thread, sdev, "irdma_sim%u", sdev->id);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	sdev->engine = t;
+	return 0;
+}
+
+/**
+ * sim_engine_stop - stop the function's engine thread
+ * @sdev: the simulated function
+ */
+void sim_engine_stop(struct sim_dev *sdev)
+{
+	kthread_stop(sdev->engine);
+	sdev->engine = NULL;
+}

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Event queues and interrupts. CEQEs name a CQ with an event; AEQEs report
+ * asynchronous events. Each queue's cause register (GLINT_CEQCTL,
+ * PFINT_AEQCTL) routes it to an MSI-X vector; a vector that fires masks
+ * itself until the driver writes INTENA to its GLINT_DYN_CTL.
+ */
+#include <linux/bitfield.h>
+
+#include "sim.h"
+
+#define SIM_MIN_BAD_PARAM	0x8003
+
+static void sim_fail(struct sim_cqp_result *res, u16 min)
+{
+	res->maj = IRDMA_CQP_MAJ_ERROR;
+	res->min = min;
+}
+
+static void sim_vector_fire(struct sim_dev *sdev, u32 msix_idx)
+{
+	struct sim_vector *vec;
+
+	if (msix_idx >= SIM_MSIX_COUNT)
+		return;
+	vec = &sdev->vec[msix_idx];
+	if (!vec->enabled) {
+		vec->pending = true;
+		return;
+	}
+	vec->enabled = false;
+	vec->pending = false;
+	sdev->stats.irqs++;
+	sim_irq_raise(sdev, msix_idx);
+}
+
+/**
+ * sim_vectors_poll - take GLINT_DYN_CTL writes; deliver what was held back
+ * @sdev: the simulated function
+ *
+ * Return: true if any vector was written.
+ */
+bool sim_vectors_poll(struct sim_dev *sdev)
+{
+	bool work = false;
+	u32 i, reg, val;
+
+	for (i = 0; i < SIM_MSIX_COUNT; i++) {
+		reg = IRDMA_GLINT_DYN_CTL(i);
+		val = sim_rd32(sdev, reg);
+		if (!val)
+			continue;
+		sim_wr32(sdev, reg, 0);
+		work = true;
+		sdev->vec[i].enabled = !!(val & IRDMA_DYN_CTL_INTENA);
+		if (sdev->vec[i].enabled && sdev->vec[i].pending)
+			sim_vector_fire(sdev, i);
+	}
+	return work;
+}
+
+/* Raise the vector a queue's cause register names, if the cause is on. */
+static void sim_eq_interrupt(struct sim_dev *sdev, u32 ctl_reg)
+{
+	u32 ctl = sim_rd32(sdev, ctl_reg);
+
+	if (ctl & IRDMA_INTCTL_CAUSE_ENA)
+		sim_vector_fire(sdev, FIELD_GET(IRDMA_INTCTL_MSIX_INDX, ctl));
+}
+
+static bool sim_eq_push(struct sim_dev *sdev, struct sim_eq *eq,
+			const u64 *entry, unsigned int qwords)
+{
+	u64 slot = eq->ring_pa + (u64)eq->head * qwords * 8;
+	u64 last = entry[qwords - 1] & ~IRDMA_CEQE_VALID;
+	unsigned int i;
+
+	for (i = 0; i + 1 < qwords; i++)
+		if (sim_dma_write_qword(sdev, slot + 8 * i, entry[i]))
+			return false;
+	dma_wmb();
+	if (sim_dma_write_qword(sdev, slot + 8 * (qwords - 1),
+				last | FIELD_PREP(IRDMA_CEQE_VALID, eq->polarity)))
+		return false;
+	if (++eq->head == eq->size) {
+		eq->head = 0;
+		eq->polarity = !eq->polarity;
+	}
+	return true;
+}
+
+/**
+ * sim_ceq_post - report an event on a CQ through its CEQ
+ * @sdev: the simulated function
+ * @ceq_id: the CEQ
+ * @ctx: the CQ's context as given at its creation
+ */
+void sim_ceq_post(struct sim_dev *sdev, u32 ceq_id, u64 ctx)
+{
+	u64 ceqe = FIELD_PREP(IRDMA_CEQE_CQCTX, ctx);
+
+	if (ceq_id >= SIM_MAX_CEQS || !sdev->ceq[ceq_id].live)
+		return;
+	if (sim_eq_push(sdev, &sdev->ceq[ceq_id], &ceqe, 1))
+		sim_eq_interrupt(sdev, IRDMA_GLINT_CEQCTL(ceq_id));
+}
+
+static int sim_eq_init(struct sim_eq *eq, const __le64 *wqe, u32 max)
+{
+	u32 size = le64_to_cpu(wqe[2]);
+	u64 hdr = le64_to_cpu(wqe[3]);
+
+	if (eq->live)
+		return IRDMA_CQP_MIN_INVALID_STATE;
+	if (!size || size > max || (hdr & IRDMA_CQPSQ_EQ_VMAP) ||
+	    !le64_to_cpu(wqe[4]))
+		return SIM_MIN_BAD_PARAM;
+	*eq = (struct sim_eq) {
+		.live = true,
+		.ring_pa = le64_to_cpu(wqe[4]),
+		.size = size,
+		.polarity = true,
+	};
+	return 0;
+}
+
+/**
+ * sim_ceq_create - CREATE_CEQ
+ * @sdev: the simulated function
+ * @wqe: the command
+ * @res: its completion
+ */
+void sim_ceq_create(struct sim_dev *sdev, const __le64 *wqe,
+		    struct sim_cqp_result *res)
+{
+	u32 id = FIELD_GET(IRDMA_CQPSQ_CEQ_CEQID, le64_to_cpu(wqe[3]));
+	int min;
+
+	if (id >= SIM_MAX_CEQS)
+		return sim_fail(res, SIM_MIN_BAD_PARAM);
+	min = sim_eq_init(&sdev->ceq[id], wqe, IRDMA_MAX_CEQ_ENTRIES);
+	if (min)
+		sim_fail(res, min);
+}
+
+/**
+ * sim_ceq_destroy - DESTROY_CEQ
+ * @sdev: the simulated function
+ * @wqe: the command
+ * @res: its completion
+ */
+void sim_ceq_destroy(struct sim_dev *sdev, const __le64 *wqe,
+		     struct sim_cqp_result *res)
+{
+	u32 id = FIELD_GET(IRDMA_CQPSQ_CEQ_CEQID, le64_to_cpu(wqe[3]));
+
+	if (id >= SIM_MAX_CEQS || !sdev->ceq[id].live)
+		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+	sdev->ceq[id].live = false;
+}
+
+/**
+ * sim_aeq_create - CREATE_AEQ
+ * @sdev: the simulated function
+ * @wqe: the command
+ * @res: its completion
+ */
+void sim_aeq_create(struct sim_dev *sdev, const __le64 *wqe,
+		    struct sim_cqp_result *res)
+{
+	int min = sim_eq_init(&sdev->aeq, wqe, IRDMA_MAX_AEQ_ENTRIES);
+
+	if (min)
+		sim_fail(res, min);
+}
+
+/**
+ * sim_aeq_destroy - DESTROY_AEQ
+ * @sdev: the simulated function
+ * @wqe: the command
+ * @res: its completion
+ */
+void sim_aeq_destroy(struct sim_dev *sdev, const __le64 *wqe,
+		     struct sim_cqp_result *res)
+{
+	if (!sdev->aeq.live)
+		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+	sdev->aeq.live = false;
+}

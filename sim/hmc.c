@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The Host Memory Cache: the function's private memory space (FPM) where
+ * the engine keeps its objects' contexts. QUERY_FPM_VAL tells the driver
+ * how many objects of each kind fit and how large they are; the counts the
+ * driver commits are placed one after another; segment descriptors map
+ * each 2 MiB of FPM space to host memory, directly or through a page of
+ * page descriptors.
+ */
+#include <linux/bitfield.h>
+
+#include "sim.h"
+
+#define SIM_MIN_BAD_PARAM	0x8003
+#define SIM_MIN_DMA_FAULT	0x8004
+#define SIM_MIN_NO_SPACE	0x8005
+
+/**
+ * struct sim_fpm_obj - what QUERY_FPM_VAL reports for one object type
+ * @max: most objects the function may have
+ * @shift: log2 of an object's size, or for free lists the block size
+ */
+struct sim_fpm_obj {
+	u32 max;
+	u32 shift;
+};
+
+/*
+ * Sized like a small E810 profile: 4096 QPs, 8192 CQs, 64 Ki MRs and 128 Ki
+ * address vectors fit in 32 segments, of which about eight are backed
+ * before any PBLE is used.
+ */
+static const struct sim_fpm_obj sim_fpm[IRDMA_HMC_OBJ_COUNT] = {
+	[IRDMA_HMC_QP] = { 4096, 9 },
+	[IRDMA_HMC_CQ] = { 8192, 6 },
+	[IRDMA_HMC_HTE] = { 16384, 5 },
+	[IRDMA_HMC_ARP] = { 2048, 6 },
+	[IRDMA_HMC_MR] = { 65536, 5 },
+	[IRDMA_HMC_XF] = { 16384, 4 },
+	[IRDMA_HMC_XFFL] = { 16384, 1 },	/* block size */
+	[IRDMA_HMC_Q1] = { 1048576, 2 },
+	[IRDMA_HMC_Q1FL] = { 16384, 64 },	/* block size */
+	[IRDMA_HMC_TIMER] = { 2048, 6 },
+	[IRDMA_HMC_FSIMC] = { 4096, 6 },
+	[IRDMA_HMC_FSIAV] = { 131072, 4 },
+	[IRDMA_HMC_PBLE] = { 2097152, 0 },
+	[IRDMA_HMC_HDR] = { 4096, 6 },
+};
+
+#define SIM_FPM_MAX_SDS		32
+#define SIM_FPM_MAX_CEQS	SIM_MAX_CEQS
+#define SIM_FPM_HT_MULTIPLIER	1
+#define SIM_FPM_TIMER_BUCKET	64
+
+static bool sim_fpm_is_free_list(enum irdma_hmc_obj obj)
+{
+	return obj == IRDMA_HMC_XFFL || obj == IRDMA_HMC_Q1FL ||
+	       obj == IRDMA_HMC_RRFFL || obj == IRDMA_HMC_OOISCFFL;
+}
+
+static u32 sim_fpm_obj_size(enum irdma_hmc_obj obj)
+{
+	if (obj == IRDMA_HMC_APBVT)
+		return IRDMA_APBVT_SIZE;
+	if (obj == IRDMA_HMC_PBLE)
+		return IRDMA_PBLE_SIZE;
+	if (sim_fpm_is_free_list(obj))
+		return IRDMA_FL_OBJ_SIZE;
+	return sim_fpm[obj].max ? 1U << sim_fpm[obj].shift : 0;
+}
+
+static void sim_fail(struct sim_cqp_result *res, u16 min)
+{
+	res->maj = IRDMA_CQP_MAJ_ERROR;
+	res->min = min;
+}
+
+/**
+ * sim_hmc_query - QUERY_FPM_VAL: report object limits and sizes
+ * @sdev: the simulated function
+ * @wqe: the command
+ * @res: its completion
+ */
+void sim_hmc_query(struct sim_dev *sdev, const __le64 *wqe,
+		   struct sim_cqp_result *res)
+{
+	__le64 buf[IRDMA_FPM_BUF_SIZE / 8] = {};
+	int obj;
+
+	buf[0] = cpu_to_le64(FIELD_PREP(IRDMA_QUERY_FPM_MAX_PE_SDS,
+					SIM_FPM_MAX_SDS));
+	for (obj = 0; obj < IRDMA_HMC_OBJ_COUNT; obj++) {
+		if (obj == IRDMA_HMC_APBVT || obj == IRDMA_HMC_RSRVD)
+			continue;
+		buf[IRDMA_QUERY_FPM_QWORD(obj)] =
+			cpu_to_le64(FIELD_PREP(IRDMA_QUERY_FPM_COUNT, sim_fpm[obj].max) |
+				    FIELD_PREP(IRDMA_QUERY_FPM_SIZE_SHIFT,
+					       sim_fpm[obj].shift));
+	}
+	buf[IRDMA_QUERY_FPM_MISC_QWORD] =
+		cpu_to_le64(FIELD_PREP(IRDMA_QUERY_FPM_MAX_CEQS, SIM_FPM_MAX_CEQS) |
+			    FIELD_PREP(IRDMA_QUERY_FPM_HTMULTIPLIER,
+				       SIM_FPM_HT_MULTIPLIER) |
+			    FIELD_PREP(IRDMA_QUERY_FPM_TIMERBUCKET,
+				       SIM_FPM_TIMER_BUCKET));
+
+	if (sim_dma_write(sdev, le64_to_cpu(wqe[4]), buf, sizeof(buf)))
+		sim_fail(res, SIM_MIN_DMA_FAULT);
+}
+
+/**
+ * sim_hmc_commit - COMMIT_FPM_VAL: place the committed objects
+ * @sdev: the simulated function
+ * @wqe: the command
+ * @res: its completion
+ *
+ * Objects go one after another in the order of their types, each on a
+ * 512-byte boundary; the APBVT always takes one object. The bases are
+ * written back, in 512-byte units, beside the counts.
+ */
+void sim_hmc_commit(struct sim_dev *sdev, const __le64 *wqe,
+		    struct sim_cqp_result *res)
+{
+	__le64 buf[IRDMA_FPM_BUF_SIZE / 8];
+	struct sim_hmc *hmc = &sdev->hmc;
+	u64 addr = le64_to_cpu(wqe[4]);
+	u64 next = 0;
+	int obj;
+
+	if (sim_dma_read(sdev, addr, buf, sizeof(buf)))
+		return sim_fail(res, SIM_MIN_DMA_FAULT);
+
+	for (obj = 0; obj < IRDMA_HMC_OBJ_COUNT; obj++) {
+		u64 q = le64_to_cpu(buf[obj]);
+		u32 cnt;
+
+		if (obj == IRDMA_HMC_QP)
+			cnt = FIELD_GET(IRDMA_COMMIT_FPM_QPCNT, q);
+		else if (obj == IRDMA_HMC_CQ)
+			cnt = FIELD_GET(IRDMA_COMMIT_FPM_CQCNT, q);
+		else if (obj == IRDMA_HMC_APBVT)
+			cnt = 1;
+		else if (obj == IRDMA_HMC_RSRVD)
+			cnt = 0;
+		else
+			cnt = FIELD_GET(IRDMA_COMMIT_FPM_COUNT, q);
+
+		hmc->size[obj] = sim_fpm_obj_size(obj);
+		if (cnt && !hmc->size[obj])
+			return sim_fail(res, SIM_MIN_BAD_PARAM);
+		hmc->cnt[obj] = cnt;
+		hmc->base[obj] = next;
+		next = ALIGN(next + (u64)cnt * hmc->size[obj], IRDMA_FPM_BASE_UNIT);
+	}
+	if (next > (u64)SIM_FPM_MAX_SDS * IRDMA_HMC_SD_SIZE)
+		return sim_fail(res, SIM_MIN_NO_SPACE);
+
+	for (obj = 0; obj < IRDMA_HMC_OBJ_COUNT; obj++)
+		buf[obj] = cpu_to_le64(FIELD_PREP(IRDMA_COMMIT_FPM_COUNT, hmc->cnt[obj]) |
+				       FIELD_PREP(IRDMA_COMMIT_FPM_BASE,
+						  hmc->base[obj] / IRDMA_FPM_BASE_UNIT));
+	if (sim_dma_write(sdev, addr, buf, sizeof(buf)))
+		return sim_fail(res, SIM_MIN_DMA_FAULT);
+	hmc->committed = true;
+}
+
+static int sim_hmc_set_sd(struct sim_dev *sdev, u64 cmd, u64 data)
+{
+	u32 idx = FIELD_GET(IRDMA_SD_CMD_IDX, cmd);
+
+	if (!(cmd & IRDMA_SD_CMD_WRITE))
+		return 0;
+	if (idx >= SIM_FPM_MAX_SDS)
+		return -EINVAL;
+	sdev->hmc.sd[idx] = data;
+	return 0;
+}
+
+/**
+ * sim_hmc_update_sds - UPDATE_PE_SDS: program segment descriptors
+ * @sdev: the simulated function
+ * @wqe: the command: up to three entries inline, more in a buffer
+ * @res: its completion
+ */
+void sim_hmc_update_sds(struct sim_dev *sdev, const __le64 *wqe,
+			struct sim_cqp_result *res)
+{
+	u32 extra = FIELD_GET(IRDMA_CQPSQ_UPESD_ENTRY_COUNT, le64_to_cpu(wqe[3]));
+	__le64 buf[IRDMA_UPESD_BUF_SIZE / 8];
+	int err, i;
+
+	err = sim_hmc_set_sd(sdev, le64_to_cpu(wqe[0]), le64_to_cpu(wqe[1]));
+	for (i = 4; i <= 6 && !err; i += 2) {
+		u64 cmd = le64_to_cpu(wqe[i]);
+
+		if (cmd & IRDMA_CQPSQ_UPESD_ENTRY_VALID)
+			err = sim_hmc_set_sd(sdev, cmd & IRDMA_CQPSQ_UPESD_SDCMD,
+					     le64_to_cpu(wqe[i + 1]));
+	}
+	if (!err && extra) {
+		if (extra > ARRAY_SIZE(buf) / 2)
+			return sim_fail(res, SIM_MIN_BAD_PARAM);
+		if (sim_dma_read(sdev, le64_to_cpu(wqe[2]) & ~(u64)0x7f, buf,
+				 extra * 16))
+			return sim_fail(res, SIM_MIN_DMA_FAULT);
+		for (i = 0; i < extra && !err; i++)
+			err = sim_hmc_set_sd(sdev, le64_to_cpu(buf[2 * i]),
+					     le64_to_cpu(buf[2 * i + 1]));
+	}
+	if (err)
+		sim_fail(res, SIM_MIN_BAD_PARAM);
+}
+
+/**
+ * sim_hmc_obj_addr - host address of an object's context
+ * @sdev: the simulated function
+ * @obj: object type
+ * @idx: object number
+ * @pa: returns the DMA address of the object's first byte
+ *
+ * Objects never cross a 4 KiB page of FPM space in a way that matters to
+ * the callers: contexts are naturally aligned powers of two.
+ *
+ * Return: 0, -ERANGE for an object beyond the committed count, -EFAULT if
+ * the FPM page is not backed.
+ */
+int sim_hmc_obj_addr(struct sim_dev *sdev, enum irdma_hmc_obj obj, u32 idx,
+		     u64 *pa)
+{
+	struct sim_hmc *hmc = &sdev->hmc;
+	u64 fpm, sd, off, pd;
+
+	if (!hmc->committed || idx >= hmc->cnt[obj])
+		return -ERANGE;
+
+	fpm = hmc->base[obj] + (u64)idx * hmc->size[obj];
+	if (fpm / IRDMA_HMC_SD_SIZE >= SIM_FPM_MAX_SDS)
+		return -EFAULT;
+	sd = hmc->sd[fpm / IRDMA_HMC_SD_SIZE];
+	off = fpm % IRDMA_HMC_SD_SIZE;
+	if (!(sd & IRDMA_SD_DATA_VALID))
+		return -EFAULT;
+
+	if (sd & IRDMA_SD_DATA_DIRECT) {
+		*pa = (sd & IRDMA_SD_DATA_ADDR) + off;
+		return 0;
+	}
+	if (sim_dma_read_qword(sdev, (sd & IRDMA_SD_DATA_ADDR) +
+			       off / IRDMA_HMC_PD_SIZE * 8, &pd) ||
+	    !(pd & IRDMA_PD_VALID))
+		return -EFAULT;
+	*pa = (pd & IRDMA_SD_DATA_ADDR) + off % IRDMA_HMC_PD_SIZE;
+	return 0;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * What the simulator hands to the driver's sim front-end with each
+ * simulated RDMA function: the same resources ice hands over for an E810,
+ * gathered in one structure. The driver only reads these fields and calls
+ * the function pointers, so it has no symbol dependency on irdma_sim.
+ */
+#ifndef IRDMA_SIM_H
+#define IRDMA_SIM_H
+
+#include <linux/auxiliary_bus.h>
+#include <linux/netdevice.h>
+#include <linux/pci.h>
+
+/* Auxiliary device names: "irdma_sim.roce.N" and "irdma_sim.iwarp.N". */
+#define IRDMA_SIM_ROCE_NAME	"roce"
+#define IRDMA_SIM_IWARP_NAME	"iwarp"
+
+/* The E810's BAR0 as far as the RDMA engine uses it. */
+#define IRDMA_SIM_BAR_SIZE	(8 * 1024 * 1024)
+
+/**
+ * struct irdma_sim_adev - a simulated E810 RDMA function
+ * @adev: the auxiliary device the driver binds to
+ * @dma_dev: device to make DMA mappings for
+ * @hw_addr: the BAR0 register window
+ * @msix: MSI-X vectors for the RDMA engine (Linux IRQ numbers)
+ * @msix_count: entries in @msix
+ * @netdev: the function's Ethernet device
+ * @pf_id: PCI function number
+ * @vsi_num: VSI of the function's LAN traffic
+ * @roce: RoCEv2 personality (else iWARP)
+ * @request_reset: ask the simulated LAN side to reset the function
+ */
+struct irdma_sim_adev {
+	struct auxiliary_device adev;
+	struct device *dma_dev;
+	u8 __iomem *hw_addr;
+	struct msix_entry *msix;
+	u32 msix_count;
+	struct net_device *netdev;
+	u8 pf_id;
+	u16 vsi_num;
+	bool roce;
+	void (*request_reset)(struct irdma_sim_adev *sadev);
+};
+
+#endif /* IRDMA_SIM_H */

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The function's Ethernet device. RoCEv2 GIDs come from its addresses and
+ * its link state is the port state the driver reports.
+ */
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+
+#include "sim.h"
+
+static netdev_tx_t sim_netdev_xmit(struct sk_buff *skb, struct net_device *ndev)
+{
+	dev_core_stats_tx_dropped_inc(ndev);
+	dev_kfree_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+static int sim_netdev_open(struct net_device *ndev)
+{
+	netif_carrier_on(ndev);
+	netif_start_queue(ndev);
+	return 0;
+}
+
+static int sim_netdev_stop(struct net_device *ndev)
+{
+	netif_stop_queue(ndev);
+	netif_carrier_off(ndev);
+	return 0;
+}
+
+static const struct net_device_ops sim_netdev_ops = {
+	.ndo_open = sim_netdev_open,
+	.ndo_stop = sim_netdev_stop,
+	.ndo_start_xmit = sim_netdev_xmit,
+	.ndo_set_mac_address = eth_mac_addr,
+	.ndo_validate_addr = eth_validate_addr,
+};
+
+/**
+ * sim_netdev_create - create and register the function's netdev
+ * @sdev: the simulated function
+ *
+ * The MAC address is fixed by the function's id, as a NIC's is by its
+ * NVM: 02:1b:21:00:<id>, locally administered.
+ *
+ * Return: 0 or a negative errno.
+ */
+int sim_netdev_create(struct sim_dev *sdev)
+{
+	u8 mac[ETH_ALEN] = { 0x02, 0x1b, 0x21, 0x00, sdev->id >> 8, sdev->id };
+	struct net_device *ndev;
+	int err;
+
+	ndev = alloc_etherdev(0);
+	if (!ndev)
+		return -ENOMEM;
+
+	snprintf(ndev->name, IFNAMSIZ, "simeth%u", sdev->id);
+	ndev->netdev_ops = &sim_netdev_ops;
+	ndev->min_mtu = ETH_MIN_MTU;
+	ndev->max_mtu = 9702;	/* the E810's largest frame less headers */
+	eth_hw_addr_set(ndev, mac);
+	SET_NETDEV_DEV(ndev, &sdev->dev);
+	netif_carrier_off(ndev);
+
+	err = register_netdev(ndev);
+	if (err) {
+		free_netdev(ndev);
+		return err;
+	}
+	sdev->netdev = ndev;
+	return 0;
+}
+
+/**
+ * sim_netdev_destroy - unregister and free the function's netdev
+ * @sdev: the simulated function
+ */
+void sim_netdev_destroy(struct sim_dev *sdev)
+{
+	unregister_netdev(sdev->netdev);
+	free_netdev(sdev->netdev);
+	sdev->netdev = NULL;
+}

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The BAR0 register file. The window is plain memory: the driver's writel()
+ * lands there and the engine notices by looking. Registers that carry a
+ * value (CQPDB holds the SQ head) are compared with the last value taken;
+ * doorbells whose value may repeat (CQARM, GLINT_DYN_CTL, CCQPLOW) are set
+ * back to SIM_DB_IDLE once their write has been taken.
+ */
+#include <linux/bitfield.h>
+
+#include "sim.h"
+
+/**
+ * sim_regs_reset - the registers' values after a function reset
+ * @sdev: the simulated function
+ */
+void sim_regs_reset(struct sim_dev *sdev)
+{
+	int i;
+
+	memset(sdev->regs, 0, IRDMA_SIM_BAR_SIZE);
+	for (i = 0; i < 3; i++)
+		sim_wr32(sdev, IRDMA_GLPE_CPUSTATUS(i), IRDMA_CPUSTATUS_PE_READY);
+	/* An 8 MiB doorbell window. */
+	sim_wr32(sdev, IRDMA_GLPCI_LBARCTRL,
+		 FIELD_PREP(IRDMA_LBARCTRL_PE_DB_SIZE, 2));
+	sim_wr32(sdev, IRDMA_PFPE_CCQPLOW, SIM_DB_IDLE);
+	sim_wr32(sdev, IRDMA_PFPE_CQARM, SIM_DB_IDLE);
+}
+
+/* CCQPHIGH then CCQPLOW create the CQP; zeros in both destroy it. */
+static bool sim_regs_poll_cqp_ctx(struct sim_dev *sdev)
+{
+	u32 low = sim_rd32(sdev, IRDMA_PFPE_CCQPLOW);
+	u32 high;
+
+	if (low == SIM_DB_IDLE)
+		return false;
+	/* The driver wrote HIGH before LOW. */
+	smp_rmb();
+	high = sim_rd32(sdev, IRDMA_PFPE_CCQPHIGH);
+	sim_wr32(sdev, IRDMA_PFPE_CCQPLOW, SIM_DB_IDLE);
+
+	if (!low && !high) {
+		if (sdev->cqp.up)
+			sim_cqp_destroy(sdev);
+	} else if (!sdev->cqp.up) {
+		sim_cqp_create(sdev, (u64)high << 32 | low);
+	}
+	return true;
+}
+
+/**
+ * sim_regs_poll - take the register writes made since the last look
+ * @sdev: the simulated function
+ *
+ * Return: true if there was anything to do.
+ */
+bool sim_regs_poll(struct sim_dev *sdev)
+{
+	bool work = false;
+
+	work |= sim_regs_poll_cqp_ctx(sdev);
+	work |= sim_cqp_run(sdev);
+	if (sim_rd32(sdev, IRDMA_PFPE_CQARM) != SIM_DB_IDLE) {
+		sim_wr32(sdev, IRDMA_PFPE_CQARM, SIM_DB_IDLE);
+		sim_cq_check_arms(sdev);
+		work = true;
+	}
+	work |= sim_vectors_poll(sdev);
+	return work;
+}

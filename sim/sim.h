@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Internals of irdma_sim, the functional model of the E810 RDMA engine.
+ */
+#ifndef IRDMA_SIM_INTERNAL_H
+#define IRDMA_SIM_INTERNAL_H
+
+#include <linux/device.h>
+#include <linux/kthread.h>
+#include <linux/mutex.h>
+#include <linux/wait.h>
+
+#include <linux/xarray.h>
+
+#include "../hwdefs.h"
+#include "irdma_sim.h"
+
+#define SIM_DRV_NAME		"irdma_sim"
+#define SIM_MSIX_COUNT		4	/* AEQ and CEQ 0, plus three CEQs */
+#define SIM_MAX_DEVICES		64
+#define SIM_MAX_CEQS		64
+#define SIM_MAX_SDS		64	/* 128 MiB of FPM space per function */
+
+/* Doorbell registers read back this value once the engine took a write. */
+#define SIM_DB_IDLE		0xffffffff
+
+/**
+ * struct sim_cqp - the control QP as the engine sees it
+ * @up: created through CCQPHIGH/CCQPLOW
+ * @sq_pa: DMA address of the SQ ring
+ * @sq_size: WQEs in the ring
+ * @tail: next WQE the engine executes
+ * @polarity: valid bit the WQEs of the current pass carry
+ * @compl_ctx: the host context's completion context, echoed in CQEs
+ * @protocol: protocol the driver asked for (IRDMA_PROTOCOL_USED_*)
+ */
+struct sim_cqp {
+	bool up;
+	u64 sq_pa;
+	u32 sq_size;
+	u32 tail;
+	bool polarity;
+	u64 compl_ctx;
+	u8 protocol;
+};
+
+/**
+ * struct sim_cq - a completion queue
+ * @id: CQ number
+ * @ring_pa: DMA address of the CQE ring
+ * @size: CQEs in the ring
+ * @shadow_pa: DMA address of the shadow area
+ * @ctx: the context CEQEs report for this CQ
+ * @ceq_id: the CEQ its events go to
+ * @ceq_valid: events are wanted at all
+ * @head: next CQE slot the engine fills
+ * @polarity: valid bit of the current pass
+ * @arm_seq: last arm sequence number seen in the shadow area
+ * @armed: an event is due at the next completion
+ */
+struct sim_cq {
+	u32 id;
+	u64 ring_pa;
+	u32 size;
+	u64 shadow_pa;
+	u64 ctx;
+	u32 ceq_id;
+	bool ceq_valid;
+	u32 head;
+	bool polarity;
+	u8 arm_seq;
+	bool armed;
+};
+
+/**
+ * struct sim_eq - an event queue (a CEQ or the AEQ)
+ * @live: created
+ * @ring_pa: DMA address of the ring
+ * @size: entries in the ring
+ * @head: next entry the engine fills
+ * @polarity: valid bit of the current pass
+ */
+struct sim_eq {
+	bool live;
+	u64 ring_pa;
+	u32 size;
+	u32 head;
+	bool polarity;
+};
+
+/**
+ * struct sim_vector - interrupt state of one MSI-X vector
+ * @enabled: the driver enabled it (GLINT_DYN_CTL.INTENA); firing masks it
+ * @pending: an interrupt waits for the vector to be enabled
+ */
+struct sim_vector {
+	bool enabled;
+	bool pending;
+};
+
+/**
+ * struct sim_hmc - the function's private memory (FPM) layout
+ * @committed: COMMIT_FPM_VAL has placed the objects
+ * @base: FPM address of each object type
+ * @cnt: committed count of each object type
+ * @size: bytes per object of each type
+ * @sd: the segment descriptors as programmed (data words)
+ */
+struct sim_hmc {
+	bool committed;
+	u64 base[IRDMA_HMC_OBJ_COUNT];
+	u32 cnt[IRDMA_HMC_OBJ_COUNT];
+	u32 size[IRDMA_HMC_OBJ_COUNT];
+	u64 sd[SIM_MAX_SDS];
+};
+
+/**
+ * struct sim_stats - what the engine did, for tests and debugfs
+ * @cqp_ops: CQP WQEs executed
+ * @cqp_errors: CQP WQEs completed with an error
+ * @irqs: interrupts raised
+ * @dma_faults: host memory accesses at invalid addresses
+ */
+struct sim_stats {
+	u64 cqp_ops;
+	u64 cqp_errors;
+	u64 irqs;
+	u64 dma_faults;
+};
+
+/**
+ * struct sim_dev - one simulated function
+ * @dev: the function's device on the irdma_sim bus (also its DMA device)
+ * @id: the number given at creation
+ * @roce: RoCEv2 personality (else iWARP)
+ * @regs: the BAR0 register window (plain memory the engine watches)
+ * @netdev: the function's Ethernet device
+ * @irq_base: first of @msix_count software IRQs
+ * @msix: MSI-X table handed to the driver
+ * @sadev: what the driver's front-end binds to
+ * @list: entry in the list of functions
+ * @engine: the thread that executes the hardware's work
+ * @kick: wakes the engine early (register writes it cannot see)
+ * @cqp: the control QP
+ * @hmc: the FPM layout and segment descriptors
+ * @cqs: live completion queues by number
+ * @ceq: the completion event queues
+ * @aeq: the asynchronous event queue
+ * @vec: interrupt state of each MSI-X vector
+ * @stats: counters
+ */
+struct sim_dev {
+	struct device dev;
+	u32 id;
+	bool roce;
+	void *regs;
+	struct net_device *netdev;
+	unsigned int irq_base;
+	struct msix_entry msix[SIM_MSIX_COUNT];
+	struct irdma_sim_adev *sadev;
+	struct list_head list;
+	struct task_struct *engine;
+	wait_queue_head_t kick;
+	struct sim_cqp cqp;
+	struct sim_hmc hmc;
+	struct xarray cqs;
+	struct sim_eq ceq[SIM_MAX_CEQS];
+	struct sim_eq aeq;
+	struct sim_vector vec[SIM_MSIX_COUNT];
+	struct sim_stats stats;
+};
+
+static inline u32 sim_rd32(struct sim_dev *sdev, u32 reg)
+{
+	return READ_ONCE(*(u32 *)(sdev->regs + reg));
+}
+
+static inline void sim_wr32(struct sim_dev *sdev, u32 reg, u32 val)
+{
+	WRITE_ONCE(*(u32 *)(sdev->regs + reg), val);
+}
+
+static inline struct sim_dev *to_sim_dev(struct device *dev)
+{
+	return container_of(dev, struct sim_dev, dev);
+}
+
+/* netdev.c */
+int sim_netdev_create(struct sim_dev *sdev);
+void sim_netdev_destroy(struct sim_dev *sdev);
+
+/* irq.c */
+int sim_irqs_alloc(struct sim_dev *sdev);
+void sim_irqs_free(struct sim_dev *sdev);
+void sim_irq_raise(struct sim_dev *sdev, unsigned int vector);
+
+/* regs.c */
+void sim_regs_reset(struct sim_dev *sdev);
+bool sim_regs_poll(struct sim_dev *sdev);
+
+/* dma.c */
+int sim_dma_read(struct sim_dev *sdev, u64 addr, void *buf, size_t len);
+int sim_dma_write(struct sim_dev *sdev, u64 addr, const void *buf, size_t len);
+int sim_dma_read_qword(struct sim_dev *sdev, u64 addr, u64 *val);
+int sim_dma_write_qword(struct sim_dev *sdev, u64 addr, u64 val);
+
+/* cqp.c */
+void sim_cqp_create(struct sim_dev *sdev, u64 ctx_pa);
+void sim_cqp_destroy(struct sim_dev *sdev);
+bool sim_cqp_run(struct sim_dev *sdev);
+
+/**
+ * struct sim_cqp_result - how a CQP command completed
+ * @maj: major error code, 0 for success
+ * @min: minor error code
+ * @ret_val: the op's return value
+ */
+struct sim_cqp_result {
+	u16 maj;
+	u16 min;
+	u32 ret_val;
+};
+
+/* hmc.c */
+void sim_hmc_query(struct sim_dev *sdev, const __le64 *wqe,
+		   struct sim_cqp_result *res);
+void sim_hmc_commit(struct sim_dev *sdev, const __le64 *wqe,
+		    struct sim_cqp_result *res);
+void sim_hmc_update_sds(struct sim_dev *sdev, const __le64 *wqe,
+			struct sim_cqp_result *res);
+int sim_hmc_obj_addr(struct sim_dev *sdev, enum irdma_hmc_obj obj, u32 idx,
+		     u64 *pa);
+
+/* cq.c */
+void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
+		   struct sim_cqp_result *res);
+void sim_cq_destroy(struct sim_dev *sdev, const __le64 *wqe,
+		    struct sim_cqp_result *res);
+int sim_cq_post(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe);
+void sim_cq_check_arms(struct sim_dev *sdev);
+void sim_cqs_destroy_all(struct sim_dev *sdev);
+
+/* eq.c */
+void sim_ceq_create(struct sim_dev *sdev, const __le64 *wqe,
+		    struct sim_cqp_result *res);
+void sim_ceq_destroy(struct sim_dev *sdev, const __le64 *wqe,
+		     struct sim_cqp_result *res);
+void sim_aeq_create(struct sim_dev *sdev, const __le64 *wqe,
+		    struct sim_cqp_result *res);
+void sim_aeq_destroy(struct sim_dev *sdev, const __le64 *wqe,
+		     struct sim_cqp_result *res);
+void sim_ceq_post(struct sim_dev *sdev, u32 ceq_id, u64 ctx);
+bool sim_vectors_poll(struct sim_dev *sdev);
+
+/* engine.c */
+int sim_engine_start(struct sim_dev *sdev);
+void sim_engine_stop(struct sim_dev *sdev);
+bool sim_engine_step(struct sim_dev *sdev);
+
+#endif /* IRDMA_SIM_INTERNAL_H */
