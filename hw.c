@@ -1,10 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Bring-up and teardown of an RDMA function, whichever front-end found it.
+ * Bring-up and teardown of an RDMA function, whichever front-end found it,
+ * and the interrupt side: CEQs and the AEQ.
+ *
+ * Bring-up follows the hardware's order: wait for the engine, create the
+ * CQP through the registers, size and back the HMC, create the CCQ, read
+ * the firmware's features, create CEQ 0 (from here on CQP completions are
+ * interrupt driven), then the AEQ. Each step reached is recorded, and
+ * teardown undoes exactly those, in reverse.
  */
+#include <linux/bitfield.h>
+#include <linux/delay.h>
+#include <linux/interrupt.h>
 #include <linux/slab.h>
 
 #include "main.h"
+
+#define IRDMA_PE_READY_TRIES	150	/* 100 ms apart */
+#define IRDMA_CCQ_CTX		1	/* CEQEs name the CCQ so */
+#define IRDMA_ITR_INDX_NONE	3
 
 static const char *const irdma_protocol_names[] = {
 	[IRDMA_PROTOCOL_IWARP] = "iWARP",
@@ -29,11 +43,430 @@ static int irdma_fn_check_res(const struct irdma_fn_res *res)
 	return 0;
 }
 
+static int irdma_wait_pe_ready(struct irdma_fn *fn)
+{
+	int i, n;
+
+	for (i = 0; i < IRDMA_PE_READY_TRIES; i++) {
+		for (n = 0; n < 3; n++)
+			if (irdma_rd32(fn, IRDMA_GLPE_CPUSTATUS(n)) !=
+			    IRDMA_CPUSTATUS_PE_READY)
+				break;
+		if (n == 3)
+			return 0;
+		msleep(100);
+	}
+	dev_err(fn->res.dev, "RDMA engine not ready\n");
+	return -ETIMEDOUT;
+}
+
+static int irdma_check_db_window(struct irdma_fn *fn)
+{
+	u32 size = FIELD_GET(IRDMA_LBARCTRL_PE_DB_SIZE,
+			     irdma_rd32(fn, IRDMA_GLPCI_LBARCTRL));
+
+	if (size != 1 && size != 2) {
+		dev_err(fn->res.dev, "doorbell window size %u unsupported\n", size);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/* The CCQ's creation completes on the CCQ itself, or fails in CQPTAIL. */
+static int irdma_ccq_create(struct irdma_fn *fn)
+{
+	struct irdma_ccq *ccq = &fn->ccq;
+	struct irdma_cq_hw_info info = {
+		.id = 0,
+		.size = IRDMA_CCQ_SIZE,
+		.ctx = IRDMA_CCQ_CTX,
+		.ceq_id = 0,
+		.ceq_valid = true,
+		.shadow_threshold = 16,
+		.vsi = fn->res.vsi_num,
+	};
+	struct irdma_cqp_wqe cmd;
+	int err;
+
+	err = irdma_dma_alloc(fn, &ccq->ring,
+			      ALIGN(IRDMA_CCQ_SIZE * IRDMA_CQE_SIZE, 256),
+			      GFP_KERNEL);
+	if (err)
+		return err;
+	ccq->shadow = fn->init_mem.va + IRDMA_INIT_CCQ_SHADOW;
+	ccq->shadow_pa = fn->init_mem.pa + IRDMA_INIT_CCQ_SHADOW;
+	memset(ccq->shadow, 0, IRDMA_CQ_SHADOW_SIZE);
+	ccq->head = 0;
+	ccq->polarity = true;
+	info.ring_pa = ccq->ring.pa;
+	info.shadow_pa = ccq->shadow_pa;
+
+	irdma_build_create_cq(&cmd, &info);
+	err = irdma_cqp_exec_ccq_create(fn, &cmd);
+	if (err)
+		irdma_dma_free(fn, &ccq->ring);
+	return err;
+}
+
+static void irdma_ccq_destroy(struct irdma_fn *fn)
+{
+	struct irdma_cq_hw_info info = {
+		.id = 0,
+		.size = IRDMA_CCQ_SIZE,
+		.ctx = IRDMA_CCQ_CTX,
+		.ceq_valid = true,
+		.shadow_pa = fn->ccq.shadow_pa,
+	};
+	struct irdma_cqp_wqe cmd;
+
+	/* The CCQ cannot report its own end: wait on CQPTAIL. */
+	fn->ccq.live = false;
+	irdma_build_destroy_cq(&cmd, &info);
+	if (irdma_cqp_exec(fn, &cmd, NULL))
+		dev_warn(fn->res.dev, "CCQ destroy failed\n");
+	irdma_dma_free(fn, &fn->ccq.ring);
+}
+
+static int irdma_query_features(struct irdma_fn *fn)
+{
+	__le64 *buf = fn->init_mem.va + IRDMA_INIT_FEATURES;
+	struct irdma_cqp_wqe cmd;
+	u64 fw;
+	int err;
+
+	memset(buf, 0, IRDMA_FEATURE_BUF_ENTRIES * 8);
+	irdma_build_query_features(&cmd, fn->init_mem.pa + IRDMA_INIT_FEATURES,
+				   IRDMA_FEATURE_BUF_ENTRIES * 8);
+	err = irdma_cqp_exec(fn, &cmd, NULL);
+	if (err)
+		return err;
+
+	fw = le64_to_cpu(buf[0]);
+	if (FIELD_GET(IRDMA_FEATURE_CNT, fw) < 2 ||
+	    FIELD_GET(IRDMA_FEATURE_TYPE, fw) != IRDMA_FEATURE_FW_INFO) {
+		dev_err(fn->res.dev, "features query returned no firmware version\n");
+		return -EINVAL;
+	}
+	fn->fw_major = FIELD_GET(IRDMA_FW_VER_MAJOR, fw);
+	fn->fw_minor = FIELD_GET(IRDMA_FW_VER_MINOR, fw);
+	return 0;
+}
+
+static void irdma_vector_enable(struct irdma_fn *fn, u32 msix)
+{
+	irdma_wr32(fn, IRDMA_GLINT_DYN_CTL(fn->res.msix[msix].entry),
+		   IRDMA_DYN_CTL_INTENA | IRDMA_DYN_CTL_CLEARPBA);
+}
+
+static void irdma_vector_disable(struct irdma_fn *fn, u32 msix)
+{
+	irdma_wr32(fn, IRDMA_GLINT_DYN_CTL(fn->res.msix[msix].entry), 0);
+}
+
+static u32 irdma_cause(struct irdma_fn *fn, u32 msix, bool enable)
+{
+	return FIELD_PREP(IRDMA_INTCTL_MSIX_INDX, fn->res.msix[msix].entry) |
+	       FIELD_PREP(IRDMA_INTCTL_ITR_INDX, IRDMA_ITR_INDX_NONE) |
+	       FIELD_PREP(IRDMA_INTCTL_CAUSE_ENA, enable);
+}
+
+static void irdma_aeq_process(struct irdma_fn *fn)
+{
+	struct irdma_eq *aeq = &fn->aeq;
+	u32 taken = 0;
+
+	while (aeq->live) {
+		__le64 *aeqe = aeq->ring.va + aeq->tail * IRDMA_AEQE_SIZE;
+		u64 q1 = le64_to_cpu(READ_ONCE(aeqe[1]));
+
+		if (!!(q1 & IRDMA_AEQE_VALID) != aeq->polarity)
+			break;
+		dma_rmb();
+		dev_dbg(fn->res.dev, "AE %#llx on %llu\n",
+			FIELD_GET(IRDMA_AEQE_AECODE, q1),
+			FIELD_GET(IRDMA_AEQE_QPCQID_LOW, q1) |
+			FIELD_GET(IRDMA_AEQE_QPCQID_HI, q1) << 18);
+		if (++aeq->tail == aeq->size) {
+			aeq->tail = 0;
+			aeq->polarity = !aeq->polarity;
+		}
+		taken++;
+	}
+	if (taken)
+		irdma_wr32(fn, IRDMA_PFPE_AEQALLOC, taken);
+}
+
+static void irdma_ceq_process(struct irdma_eq *ceq)
+{
+	struct irdma_fn *fn = ceq->fn;
+
+	for (;;) {
+		__le64 *ceqe = ceq->ring.va + ceq->tail * IRDMA_CEQE_SIZE;
+		u64 val = le64_to_cpu(READ_ONCE(*ceqe));
+		u64 ctx;
+
+		if (!!(val & IRDMA_CEQE_VALID) != ceq->polarity)
+			break;
+		if (++ceq->tail == ceq->size) {
+			ceq->tail = 0;
+			ceq->polarity = !ceq->polarity;
+		}
+		ctx = FIELD_GET(IRDMA_CEQE_CQCTX, val);
+		if (ctx == IRDMA_CCQ_CTX) {
+			irdma_wr32(fn, IRDMA_PFPE_CQACK, 0);
+			irdma_cqp_process_ccq(fn);
+		} else if (ctx) {
+			dev_dbg_ratelimited(fn->res.dev, "CEQE for unknown CQ %#llx\n",
+					    ctx);
+		}
+	}
+}
+
+/* Thread of a vector: drain its queues, then let it fire again. */
+static irqreturn_t irdma_eq_irq_thread(int irq, void *data)
+{
+	struct irdma_eq *eq = data;
+	struct irdma_fn *fn = eq->fn;
+
+	if (eq == &fn->aeq) {
+		irdma_aeq_process(fn);
+	} else {
+		irdma_ceq_process(eq);
+		if (eq->msix == 0)
+			irdma_aeq_process(fn);
+	}
+	irdma_vector_enable(fn, eq->msix);
+	return IRQ_HANDLED;
+}
+
+static int irdma_eq_request_irq(struct irdma_fn *fn, struct irdma_eq *eq,
+				const char *what)
+{
+	int irq = fn->res.msix[eq->msix].vector;
+	int err;
+
+	snprintf(eq->name, sizeof(eq->name), "irdma-%s-%s",
+		 dev_name(fn->res.dev), what);
+	err = request_threaded_irq(irq, NULL, irdma_eq_irq_thread, IRQF_ONESHOT,
+				   eq->name, eq);
+	if (err)
+		return err;
+	eq->irq = irq;
+	return 0;
+}
+
+static void irdma_eq_free_irq(struct irdma_fn *fn, struct irdma_eq *eq)
+{
+	if (!eq->irq)
+		return;
+	irdma_vector_disable(fn, eq->msix);
+	free_irq(eq->irq, eq);
+	eq->irq = 0;
+}
+
+static int irdma_ceq0_setup(struct irdma_fn *fn)
+{
+	struct irdma_eq *ceq = &fn->ceq[0];
+	struct irdma_cqp_wqe cmd;
+	unsigned long flags;
+	int err;
+
+	ceq->fn = fn;
+	ceq->id = 0;
+	ceq->size = min_t(u32, fn->hmc.obj[IRDMA_HMC_CQ].cnt, IRDMA_MAX_CEQ_ENTRIES);
+	ceq->msix = fn->msix_shared ? 0 : 1;
+	ceq->tail = 0;
+	ceq->polarity = true;
+	err = irdma_dma_alloc(fn, &ceq->ring,
+			      ALIGN(ceq->size * IRDMA_CEQE_SIZE, 256), GFP_KERNEL);
+	if (err)
+		return err;
+
+	irdma_build_create_ceq(&cmd, 0, ceq->size, ceq->ring.pa, fn->res.vsi_num);
+	err = irdma_cqp_exec(fn, &cmd, NULL);
+	if (err)
+		goto err_ring;
+	ceq->live = true;
+
+	err = irdma_eq_request_irq(fn, ceq, fn->msix_shared ? "AEQCEQ-0" : "CEQ-0");
+	if (err)
+		goto err_hw;
+	irdma_wr32(fn, IRDMA_GLINT_CEQCTL(0), irdma_cause(fn, ceq->msix, true));
+	irdma_vector_enable(fn, ceq->msix);
+	fn->ceq_count = 1;
+
+	/* From here on CQP completions raise an interrupt. */
+	spin_lock_irqsave(&fn->cqp.lock, flags);
+	fn->ccq.armed = true;
+	irdma_ccq_arm(fn);
+	spin_unlock_irqrestore(&fn->cqp.lock, flags);
+	return 0;
+
+err_hw:
+	ceq->live = false;
+	irdma_build_destroy_ceq(&cmd, 0, ceq->size);
+	irdma_cqp_exec(fn, &cmd, NULL);
+err_ring:
+	irdma_dma_free(fn, &ceq->ring);
+	return err;
+}
+
+static void irdma_ceq0_teardown(struct irdma_fn *fn)
+{
+	struct irdma_eq *ceq = &fn->ceq[0];
+	struct irdma_cqp_wqe cmd;
+
+	fn->ccq.armed = false;
+	irdma_wr32(fn, IRDMA_GLINT_CEQCTL(0), irdma_cause(fn, ceq->msix, false));
+	irdma_eq_free_irq(fn, ceq);
+	irdma_build_destroy_ceq(&cmd, 0, ceq->size);
+	if (irdma_cqp_exec(fn, &cmd, NULL))
+		dev_warn(fn->res.dev, "CEQ 0 destroy failed\n");
+	ceq->live = false;
+	fn->ceq_count = 0;
+	irdma_dma_free(fn, &ceq->ring);
+}
+
+static int irdma_aeq_setup(struct irdma_fn *fn)
+{
+	struct irdma_eq *aeq = &fn->aeq;
+	struct irdma_hmc_objinfo *o = fn->hmc.obj;
+	struct irdma_cqp_wqe cmd;
+	u32 qp_mult = fn->res.protocol == IRDMA_PROTOCOL_IWARP ? 2 : 1;
+	int err;
+
+	aeq->fn = fn;
+	aeq->msix = 0;
+	aeq->tail = 0;
+	aeq->polarity = true;
+	aeq->size = min_t(u32, qp_mult * o[IRDMA_HMC_QP].cnt + o[IRDMA_HMC_CQ].cnt,
+			  IRDMA_MAX_AEQ_ENTRIES);
+	err = irdma_dma_alloc(fn, &aeq->ring,
+			      ALIGN(aeq->size * IRDMA_AEQE_SIZE, 256), GFP_KERNEL);
+	if (err)
+		return err;
+
+	irdma_build_create_aeq(&cmd, aeq->size, aeq->ring.pa);
+	err = irdma_cqp_exec(fn, &cmd, NULL);
+	if (err)
+		goto err_ring;
+	aeq->live = true;
+
+	if (!fn->msix_shared) {
+		err = irdma_eq_request_irq(fn, aeq, "AEQ");
+		if (err)
+			goto err_hw;
+	}
+	irdma_wr32(fn, IRDMA_PFINT_AEQCTL, irdma_cause(fn, 0, true));
+	if (!fn->msix_shared)
+		irdma_vector_enable(fn, 0);
+	return 0;
+
+err_hw:
+	aeq->live = false;
+	irdma_build_destroy_aeq(&cmd, aeq->size);
+	irdma_cqp_exec(fn, &cmd, NULL);
+err_ring:
+	irdma_dma_free(fn, &aeq->ring);
+	return err;
+}
+
+static void irdma_aeq_teardown(struct irdma_fn *fn)
+{
+	struct irdma_eq *aeq = &fn->aeq;
+	struct irdma_cqp_wqe cmd;
+
+	irdma_wr32(fn, IRDMA_PFINT_AEQCTL, irdma_cause(fn, 0, false));
+	irdma_eq_free_irq(fn, aeq);
+	aeq->live = false;
+	irdma_wr32(fn, IRDMA_PFINT_AEQCTL, 0);
+	irdma_build_destroy_aeq(&cmd, aeq->size);
+	if (irdma_cqp_exec(fn, &cmd, NULL))
+		dev_warn(fn->res.dev, "AEQ destroy failed\n");
+	irdma_dma_free(fn, &aeq->ring);
+}
+
+static void irdma_hw_deinit(struct irdma_fn *fn)
+{
+	switch (fn->step) {
+	case IRDMA_STEP_DONE:
+	case IRDMA_STEP_AEQ:
+		irdma_aeq_teardown(fn);
+		fallthrough;
+	case IRDMA_STEP_CEQ0:
+		irdma_ceq0_teardown(fn);
+		fallthrough;
+	case IRDMA_STEP_CCQ:
+		irdma_ccq_destroy(fn);
+		fallthrough;
+	case IRDMA_STEP_HMC:
+		irdma_hmc_teardown(fn);
+		fallthrough;
+	case IRDMA_STEP_CQP:
+		irdma_cqp_destroy(fn);
+		fallthrough;
+	case IRDMA_STEP_INIT_MEM:
+		irdma_dma_free(fn, &fn->init_mem);
+		fallthrough;
+	case IRDMA_STEP_NONE:
+		break;
+	}
+	fn->step = IRDMA_STEP_NONE;
+}
+
+static int irdma_hw_init(struct irdma_fn *fn)
+{
+	int err;
+
+	err = irdma_wait_pe_ready(fn);
+	if (!err)
+		err = irdma_check_db_window(fn);
+	if (err)
+		return err;
+
+	fn->msix_shared = fn->res.msix_count <= num_online_cpus();
+	err = irdma_dma_alloc(fn, &fn->init_mem, IRDMA_INIT_MEM_SIZE, GFP_KERNEL);
+	if (err)
+		return err;
+	fn->step = IRDMA_STEP_INIT_MEM;
+
+	err = irdma_cqp_create(fn);
+	if (err)
+		return err;
+	fn->step = IRDMA_STEP_CQP;
+
+	err = irdma_hmc_setup(fn);
+	if (err)
+		return err;
+	fn->step = IRDMA_STEP_HMC;
+
+	err = irdma_ccq_create(fn);
+	if (err)
+		return err;
+	fn->step = IRDMA_STEP_CCQ;
+
+	err = irdma_query_features(fn);
+	if (err)
+		return err;
+
+	err = irdma_ceq0_setup(fn);
+	if (err)
+		return err;
+	fn->step = IRDMA_STEP_CEQ0;
+
+	err = irdma_aeq_setup(fn);
+	if (err)
+		return err;
+	fn->step = IRDMA_STEP_DONE;
+	return 0;
+}
+
 /**
  * irdma_fn_probe - take over an RDMA function a front-end found
  * @res: the function's resources; copied, the caller keeps its own
  *
- * Return: the function's state, or an ERR_PTR.
+ * Return: the function's state, or an ERR_PTR; on error the function is
+ * left as it was found.
  */
 struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res)
 {
@@ -49,15 +482,21 @@ struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res)
 		return ERR_PTR(-ENOMEM);
 
 	fn->res = *res;
+	fn->hw = res->hw_addr;
 	err = irdma_init_uk_attrs(res->gen, &fn->uk_attrs);
+	if (!err)
+		err = irdma_hw_init(fn);
 	if (err) {
+		irdma_hw_deinit(fn);
 		kfree(fn);
 		return ERR_PTR(err);
 	}
 
-	dev_info(res->dev, "%s: bound %s function %u (GEN_%u), netdev %s, %u MSI-X vectors\n",
+	dev_info(res->dev, "%s: %s function %u up: firmware %u.%u, %u QPs, %u CQs, %u MRs, netdev %s\n",
 		 res->frontend, irdma_protocol_names[res->protocol], res->pf_id,
-		 res->gen, netdev_name(res->netdev), res->msix_count);
+		 fn->fw_major, fn->fw_minor, fn->hmc.obj[IRDMA_HMC_QP].cnt,
+		 fn->hmc.obj[IRDMA_HMC_CQ].cnt, fn->hmc.obj[IRDMA_HMC_MR].cnt,
+		 netdev_name(res->netdev));
 	return fn;
 }
 
@@ -67,6 +506,7 @@ struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res)
  */
 void irdma_fn_remove(struct irdma_fn *fn)
 {
+	irdma_hw_deinit(fn);
 	dev_info(fn->res.dev, "%s: released function %u\n", fn->res.frontend,
 		 fn->res.pf_id);
 	kfree(fn);

@@ -1,8 +1,291 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Helpers shared across the driver.
+ * The life of a CQP request, and helpers shared across the driver.
+ *
+ * Before the CCQ exists, a command completes when CQPTAIL moves past it.
+ * After, its completion arrives on the CCQ: the waiter registers itself
+ * under the WQE's index, and whoever drains the CCQ (the CEQ 0 interrupt,
+ * or the waiter itself while it waits) hands it the result.
  */
+#include <linux/bitfield.h>
+#include <linux/delay.h>
+
 #include "main.h"
+
+#define IRDMA_CQP_TIMEOUT	(5 * HZ)
+#define IRDMA_CQP_REG_POLLS	100000	/* 10 us apart: about 1 s */
+
+/**
+ * struct irdma_cqp_request - a waiter for one CQP command
+ * @done: completed when the result is in
+ * @compl: the result
+ * @flushed: released without a result (the CQP went away)
+ */
+struct irdma_cqp_request {
+	struct completion done;
+	struct irdma_cqp_compl compl;
+	bool flushed;
+};
+
+/**
+ * irdma_dma_alloc - allocate zeroed coherent DMA memory
+ * @fn: the function
+ * @mem: filled in
+ * @size: bytes
+ * @gfp: allocation flags
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int irdma_dma_alloc(struct irdma_fn *fn, struct irdma_dma_mem *mem,
+		    size_t size, gfp_t gfp)
+{
+	mem->va = dma_alloc_coherent(fn->res.dev, size, &mem->pa, gfp);
+	if (!mem->va)
+		return -ENOMEM;
+	mem->size = size;
+	return 0;
+}
+
+/**
+ * irdma_dma_free - free memory from irdma_dma_alloc(); a no-op if empty
+ * @fn: the function
+ * @mem: the memory
+ */
+void irdma_dma_free(struct irdma_fn *fn, struct irdma_dma_mem *mem)
+{
+	if (!mem->va)
+		return;
+	dma_free_coherent(fn->res.dev, mem->size, mem->va, mem->pa);
+	mem->va = NULL;
+}
+
+/* Before the CCQ: the command is done when CQPTAIL moves. */
+static int irdma_cqp_exec_polled(struct irdma_fn *fn,
+				 const struct irdma_cqp_wqe *cmd,
+				 struct irdma_cqp_compl *compl)
+{
+	struct irdma_cqp *cqp = &fn->cqp;
+	u32 before, val, idx;
+	unsigned long flags;
+	int err, i;
+
+	spin_lock_irqsave(&cqp->lock, flags);
+	before = FIELD_GET(IRDMA_CQPTAIL_WQTAIL,
+			   irdma_rd32(fn, IRDMA_PFPE_CQPTAIL));
+	err = irdma_cqp_post(fn, cmd, &idx);
+	spin_unlock_irqrestore(&cqp->lock, flags);
+	if (err)
+		return err;
+
+	for (i = 0; i < IRDMA_CQP_REG_POLLS; i++) {
+		val = irdma_rd32(fn, IRDMA_PFPE_CQPTAIL);
+		if (FIELD_GET(IRDMA_CQPTAIL_WQTAIL, val) != before)
+			break;
+		usleep_range(10, 20);
+	}
+	if (i == IRDMA_CQP_REG_POLLS)
+		return -ETIMEDOUT;
+
+	spin_lock_irqsave(&cqp->lock, flags);
+	irdma_ring_consume(&cqp->ring, 1);
+	spin_unlock_irqrestore(&cqp->lock, flags);
+
+	memset(compl, 0, sizeof(*compl));
+	if (val & IRDMA_CQPTAIL_OP_ERR) {
+		u32 codes = irdma_rd32(fn, IRDMA_PFPE_CQPERRCODES);
+
+		compl->maj = FIELD_GET(IRDMA_CQPERRCODES_MAJOR, codes);
+		compl->min = FIELD_GET(IRDMA_CQPERRCODES_MINOR, codes);
+		return -EIO;
+	}
+	return 0;
+}
+
+/**
+ * irdma_cqp_process_ccq - hand the CCQ's completions to their waiters
+ * @fn: the function
+ *
+ * Safe to call from any context that may take a spinlock, any number of
+ * times: each completion is delivered once.
+ */
+void irdma_cqp_process_ccq(struct irdma_fn *fn)
+{
+	struct irdma_cqp *cqp = &fn->cqp;
+	struct irdma_cqp_request *req;
+	struct irdma_cqp_compl compl;
+	unsigned long flags;
+	u32 idx, taken = 0;
+	int err;
+
+	spin_lock_irqsave(&cqp->lock, flags);
+	while (fn->ccq.live) {
+		err = irdma_ccq_next(fn, &idx, &compl);
+		if (err == -ENOENT)
+			break;
+		taken++;
+		/* One completion per WQE, in the order they were posted. */
+		irdma_ring_consume(&cqp->ring, 1);
+		if (err || idx >= cqp->ring.size) {
+			dev_err_ratelimited(fn->res.dev, "stray CCQ completion\n");
+			continue;
+		}
+		req = cqp->reqs[idx];
+		cqp->reqs[idx] = NULL;
+		if (!req)
+			continue;
+		req->compl = compl;
+		complete(&req->done);
+	}
+	if (taken && fn->ccq.armed)
+		irdma_ccq_arm(fn);
+	spin_unlock_irqrestore(&cqp->lock, flags);
+}
+
+/**
+ * irdma_cqp_exec_ccq_create - run the command that creates the CCQ
+ * @fn: the function; its CCQ ring and shadow area are ready
+ * @cmd: the CREATE_CQ command
+ *
+ * The CCQ reports its own creation as its first completion. If the
+ * hardware refuses it there is no CCQ to report on, and only CQPTAIL
+ * tells.
+ *
+ * Return: 0 with the CCQ live, or a negative errno with it not.
+ */
+int irdma_cqp_exec_ccq_create(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd)
+{
+	struct irdma_cqp *cqp = &fn->cqp;
+	struct irdma_cqp_request req = {};
+	unsigned long flags;
+	u32 before, val, idx;
+	int err, i;
+
+	init_completion(&req.done);
+	spin_lock_irqsave(&cqp->lock, flags);
+	before = FIELD_GET(IRDMA_CQPTAIL_WQTAIL, irdma_rd32(fn, IRDMA_PFPE_CQPTAIL));
+	err = irdma_cqp_post(fn, cmd, &idx);
+	if (!err) {
+		cqp->reqs[idx] = &req;
+		fn->ccq.live = true;
+	}
+	spin_unlock_irqrestore(&cqp->lock, flags);
+	if (err)
+		return err;
+
+	for (i = 0; i < IRDMA_CQP_REG_POLLS; i++) {
+		irdma_cqp_process_ccq(fn);
+		if (try_wait_for_completion(&req.done))
+			return req.compl.maj ? -EIO : 0;
+		val = irdma_rd32(fn, IRDMA_PFPE_CQPTAIL);
+		if (FIELD_GET(IRDMA_CQPTAIL_WQTAIL, val) != before &&
+		    (val & IRDMA_CQPTAIL_OP_ERR))
+			break;
+		usleep_range(10, 20);
+	}
+
+	spin_lock_irqsave(&cqp->lock, flags);
+	fn->ccq.live = false;
+	cqp->reqs[idx] = NULL;
+	if (i < IRDMA_CQP_REG_POLLS)
+		irdma_ring_consume(&cqp->ring, 1);
+	spin_unlock_irqrestore(&cqp->lock, flags);
+	dev_err(fn->res.dev, "CCQ create %s\n",
+		i < IRDMA_CQP_REG_POLLS ? "refused" : "timed out");
+	return i < IRDMA_CQP_REG_POLLS ? -EIO : -ETIMEDOUT;
+}
+
+/**
+ * irdma_cqp_flush_waiters - release every waiter without a result
+ * @fn: the function; its CQP is going away
+ */
+void irdma_cqp_flush_waiters(struct irdma_fn *fn)
+{
+	struct irdma_cqp *cqp = &fn->cqp;
+	unsigned long flags;
+	u32 i;
+
+	if (!cqp->reqs)
+		return;
+	spin_lock_irqsave(&cqp->lock, flags);
+	for (i = 0; i < cqp->ring.size; i++) {
+		if (!cqp->reqs[i])
+			continue;
+		cqp->reqs[i]->flushed = true;
+		complete(&cqp->reqs[i]->done);
+		cqp->reqs[i] = NULL;
+	}
+	spin_unlock_irqrestore(&cqp->lock, flags);
+}
+
+/**
+ * irdma_cqp_exec - run one CQP command and wait for it
+ * @fn: the function
+ * @cmd: the command
+ * @compl: returns how it completed; may be NULL
+ *
+ * Context: process context; sleeps.
+ * Return: 0, -EIO if the hardware reported an error, -ETIMEDOUT if it
+ * never answered, -EBUSY if the ring was full, -ESHUTDOWN if the CQP went
+ * away meanwhile.
+ */
+int irdma_cqp_exec(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd,
+		   struct irdma_cqp_compl *compl)
+{
+	struct irdma_cqp *cqp = &fn->cqp;
+	struct irdma_cqp_request req = {};
+	struct irdma_cqp_compl local;
+	unsigned long flags, deadline;
+	u32 idx;
+	int err;
+
+	if (!compl)
+		compl = &local;
+	if (!fn->ccq.live)
+		return irdma_cqp_exec_polled(fn, cmd, compl);
+
+	init_completion(&req.done);
+	spin_lock_irqsave(&cqp->lock, flags);
+	err = irdma_cqp_post(fn, cmd, &idx);
+	if (!err)
+		cqp->reqs[idx] = &req;
+	spin_unlock_irqrestore(&cqp->lock, flags);
+	if (err)
+		return err;
+
+	deadline = jiffies + IRDMA_CQP_TIMEOUT;
+	for (;;) {
+		/* Interrupts may be late or off: look for ourselves too. */
+		irdma_cqp_process_ccq(fn);
+		if (try_wait_for_completion(&req.done))
+			break;
+		if (time_after(jiffies, deadline)) {
+			spin_lock_irqsave(&cqp->lock, flags);
+			if (cqp->reqs[idx] == &req)
+				cqp->reqs[idx] = NULL;
+			spin_unlock_irqrestore(&cqp->lock, flags);
+			if (try_wait_for_completion(&req.done))
+				break;
+			dev_err(fn->res.dev, "CQP command %#llx timed out\n",
+				FIELD_GET(IRDMA_CQPSQ_OPCODE, cmd->q[3]));
+			return -ETIMEDOUT;
+		}
+		if (!fn->ccq.armed)
+			usleep_range(10, 50);
+		else if (wait_for_completion_timeout(&req.done, msecs_to_jiffies(10)))
+			break;
+	}
+
+	if (req.flushed)
+		return -ESHUTDOWN;
+	*compl = req.compl;
+	if (compl->maj) {
+		dev_dbg(fn->res.dev, "CQP command %#llx failed: %#x/%#x\n",
+			FIELD_GET(IRDMA_CQPSQ_OPCODE, cmd->q[3]), compl->maj,
+			compl->min);
+		return -EIO;
+	}
+	return 0;
+}
 
 /**
  * irdma_addr_ntoh - IP address words from network to host order

@@ -72,6 +72,9 @@ void sim_cqp_create(struct sim_dev *sdev, u64 ctx_pa)
  */
 void sim_cqp_destroy(struct sim_dev *sdev)
 {
+	dev_dbg(&sdev->dev, "CQP down after %llu ops, %llu errors, %llu irqs, %llu DMA faults\n",
+		sdev->stats.cqp_ops, sdev->stats.cqp_errors, sdev->stats.irqs,
+		sdev->stats.dma_faults);
 	sim_cqs_destroy_all(sdev);
 	memset(sdev->ceq, 0, sizeof(sdev->ceq));
 	memset(&sdev->aeq, 0, sizeof(sdev->aeq));
@@ -170,6 +173,8 @@ static void sim_cqp_complete(struct sim_dev *sdev, u32 idx,
 		tail |= IRDMA_CQPTAIL_OP_ERR;
 	}
 	sim_wr32(sdev, IRDMA_PFPE_CQPTAIL, tail);
+	dev_dbg(&sdev->dev, "CQP WQE %u done: %#x/%#x, ret %#x%s\n", idx,
+		res->maj, res->min, res->ret_val, ccq ? ", to the CCQ" : "");
 
 	if (!ccq)
 		return;
