@@ -19,8 +19,18 @@ static void irdma_i40e_request_reset(struct irdma_fn *fn)
 				 I40E_CLIENT_RESET_LEVEL_PF);
 }
 
+static bool irdma_i40e_bar_pfn(struct irdma_fn *fn, u64 offset,
+			       unsigned long *pfn)
+{
+	struct i40e_info *ldev = fn->res.lan_priv;
+
+	*pfn = (pci_resource_start(ldev->pcidev, 0) + offset) >> PAGE_SHIFT;
+	return false;
+}
+
 static const struct irdma_fn_ops irdma_i40e_ops = {
 	.request_reset = irdma_i40e_request_reset,
+	.bar_pfn = irdma_i40e_bar_pfn,
 };
 
 static int irdma_i40e_open(struct i40e_info *ldev, struct i40e_client *client)
@@ -35,6 +45,9 @@ static int irdma_i40e_open(struct i40e_info *ldev, struct i40e_client *client)
 		.msix_count = ldev->msix_count,
 		.netdev = ldev->netdev,
 		.pf_id = ldev->fid,
+		.vendor_id = ldev->pcidev->vendor,
+		.device_id = ldev->pcidev->device,
+		.revision = ldev->pcidev->revision,
 		.ops = &irdma_i40e_ops,
 		.lan_priv = ldev,
 	};

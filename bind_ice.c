@@ -14,8 +14,18 @@ static void irdma_ice_request_reset(struct irdma_fn *fn)
 	ice_rdma_request_reset(fn->res.lan_priv, IIDC_PFR);
 }
 
+static bool irdma_ice_bar_pfn(struct irdma_fn *fn, u64 offset,
+			      unsigned long *pfn)
+{
+	struct ice_pf *pf = fn->res.lan_priv;
+
+	*pfn = (pci_resource_start(pf->pdev, 0) + offset) >> PAGE_SHIFT;
+	return false;
+}
+
 static const struct irdma_fn_ops irdma_ice_ops = {
 	.request_reset = irdma_ice_request_reset,
+	.bar_pfn = irdma_ice_bar_pfn,
 };
 
 static int irdma_ice_probe(struct auxiliary_device *adev,
@@ -33,6 +43,9 @@ static int irdma_ice_probe(struct auxiliary_device *adev,
 		.msix = &pf->msix_entries[pf->rdma_base_vector],
 		.msix_count = pf->num_rdma_msix,
 		.pf_id = pf->hw.pf_id,
+		.vendor_id = pf->pdev->vendor,
+		.device_id = pf->pdev->device,
+		.revision = pf->pdev->revision,
 		.ops = &irdma_ice_ops,
 		.lan_priv = pf,
 	};

@@ -6,6 +6,7 @@
  * silicon takes.
  */
 #include <linux/auxiliary_bus.h>
+#include <linux/vmalloc.h>
 
 #include "main.h"
 #include "sim/irdma_sim.h"
@@ -17,8 +18,17 @@ static void irdma_sim_request_reset(struct irdma_fn *fn)
 	sadev->request_reset(sadev);
 }
 
+/* The simulated BAR is memory: map its pages as such. */
+static bool irdma_sim_bar_pfn(struct irdma_fn *fn, u64 offset,
+			      unsigned long *pfn)
+{
+	*pfn = vmalloc_to_pfn((void __force *)fn->res.hw_addr + offset);
+	return true;
+}
+
 static const struct irdma_fn_ops irdma_sim_ops = {
 	.request_reset = irdma_sim_request_reset,
+	.bar_pfn = irdma_sim_bar_pfn,
 };
 
 static int irdma_sim_probe(struct auxiliary_device *adev,
@@ -36,6 +46,9 @@ static int irdma_sim_probe(struct auxiliary_device *adev,
 		.msix_count = sadev->msix_count,
 		.netdev = sadev->netdev,
 		.pf_id = sadev->pf_id,
+		.vendor_id = sadev->vendor_id,
+		.device_id = sadev->device_id,
+		.revision = sadev->revision,
 		.vsi_num = sadev->vsi_num,
 		.ops = &irdma_sim_ops,
 		.lan_priv = sadev,

@@ -14,7 +14,7 @@
 #include <linux/interrupt.h>
 #include <linux/slab.h>
 
-#include "main.h"
+#include "verbs.h"
 
 #define IRDMA_PE_READY_TRIES	150	/* 100 ms apart */
 #define IRDMA_CCQ_CTX		1	/* CEQEs name the CCQ so */
@@ -386,7 +386,11 @@ static void irdma_aeq_teardown(struct irdma_fn *fn)
 	irdma_dma_free(fn, &aeq->ring);
 }
 
-static void irdma_hw_deinit(struct irdma_fn *fn)
+/**
+ * irdma_hw_deinit - undo the bring-up steps reached, in reverse
+ * @fn: the function; safe to call again
+ */
+void irdma_hw_deinit(struct irdma_fn *fn)
 {
 	switch (fn->step) {
 	case IRDMA_STEP_DONE:
@@ -414,7 +418,14 @@ static void irdma_hw_deinit(struct irdma_fn *fn)
 	fn->step = IRDMA_STEP_NONE;
 }
 
-static int irdma_hw_init(struct irdma_fn *fn)
+/**
+ * irdma_hw_init - bring the function's RDMA engine up
+ * @fn: the function
+ *
+ * Return: 0, or a negative errno with the steps reached recorded for
+ * irdma_hw_deinit().
+ */
+int irdma_hw_init(struct irdma_fn *fn)
 {
 	int err;
 
@@ -465,11 +476,14 @@ static int irdma_hw_init(struct irdma_fn *fn)
  * irdma_fn_probe - take over an RDMA function a front-end found
  * @res: the function's resources; copied, the caller keeps its own
  *
+ * Brings the hardware up and registers the ib_device.
+ *
  * Return: the function's state, or an ERR_PTR; on error the function is
  * left as it was found.
  */
 struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res)
 {
+	struct irdma_device *iwdev;
 	struct irdma_fn *fn;
 	int err;
 
@@ -477,37 +491,43 @@ struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res)
 	if (err)
 		return ERR_PTR(err);
 
-	fn = kzalloc(sizeof(*fn), GFP_KERNEL);
-	if (!fn)
+	iwdev = ib_alloc_device(irdma_device, ibdev);
+	if (!iwdev)
 		return ERR_PTR(-ENOMEM);
-
+	fn = &iwdev->fn;
 	fn->res = *res;
 	fn->hw = res->hw_addr;
+	fn->max_pd = IRDMA_MAX_PDS;
+	ida_init(&fn->pd_ids);
+
 	err = irdma_init_uk_attrs(res->gen, &fn->uk_attrs);
 	if (!err)
 		err = irdma_hw_init(fn);
 	if (err) {
 		irdma_hw_deinit(fn);
-		kfree(fn);
+		ida_destroy(&fn->pd_ids);
+		ib_dealloc_device(&iwdev->ibdev);
 		return ERR_PTR(err);
 	}
 
-	dev_info(res->dev, "%s: %s function %u up: firmware %u.%u, %u QPs, %u CQs, %u MRs, netdev %s\n",
-		 res->frontend, irdma_protocol_names[res->protocol], res->pf_id,
-		 fn->fw_major, fn->fw_minor, fn->hmc.obj[IRDMA_HMC_QP].cnt,
-		 fn->hmc.obj[IRDMA_HMC_CQ].cnt, fn->hmc.obj[IRDMA_HMC_MR].cnt,
-		 netdev_name(res->netdev));
+	/* From here on ib_core owns the device, hardware included. */
+	err = irdma_ib_register_device(iwdev);
+	if (err)
+		return ERR_PTR(err);
+
+	ibdev_info(&iwdev->ibdev, "%s %s function %u: firmware %u.%u, %u QPs, %u CQs, %u MRs, netdev %s\n",
+		   res->frontend, irdma_protocol_names[res->protocol], res->pf_id,
+		   fn->fw_major, fn->fw_minor, fn->hmc.obj[IRDMA_HMC_QP].cnt,
+		   fn->hmc.obj[IRDMA_HMC_CQ].cnt, fn->hmc.obj[IRDMA_HMC_MR].cnt,
+		   netdev_name(res->netdev));
 	return fn;
 }
 
 /**
  * irdma_fn_remove - release an RDMA function
- * @fn: state from irdma_fn_probe()
+ * @fn: state from irdma_fn_probe(); freed on return
  */
 void irdma_fn_remove(struct irdma_fn *fn)
 {
-	irdma_hw_deinit(fn);
-	dev_info(fn->res.dev, "%s: released function %u\n", fn->res.frontend,
-		 fn->res.pf_id);
-	kfree(fn);
+	irdma_ib_unregister_device(fn_to_iwdev(fn));
 }

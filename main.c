@@ -6,15 +6,19 @@
  */
 #include <linux/module.h>
 
-#include "main.h"
+#include "verbs.h"
 
 static int __init irdma_init_module(void)
 {
 	int err;
 
-	err = irdma_i40e_register();
+	err = irdma_register_notifiers();
 	if (err)
 		return err;
+
+	err = irdma_i40e_register();
+	if (err)
+		goto err_i40e;
 
 	err = irdma_ice_register();
 	if (err)
@@ -29,6 +33,8 @@ err_sim:
 	irdma_ice_unregister();
 err_ice:
 	irdma_i40e_unregister();
+err_i40e:
+	irdma_unregister_notifiers();
 	return err;
 }
 
@@ -37,6 +43,7 @@ static void __exit irdma_exit_module(void)
 	irdma_sim_unregister();
 	irdma_ice_unregister();
 	irdma_i40e_unregister();
+	irdma_unregister_notifiers();
 }
 
 module_init(irdma_init_module);

@@ -8,6 +8,7 @@
 #define IRDMA_MAIN_H
 
 #include <linux/device.h>
+#include <linux/idr.h>
 #include <linux/netdevice.h>
 #include <linux/pci.h>
 #include <linux/types.h>
@@ -30,9 +31,13 @@ struct irdma_fn;
 /**
  * struct irdma_fn_ops - services the front-end's LAN driver provides
  * @request_reset: ask the LAN driver to reset the function
+ * @bar_pfn: page frame of a BAR0 page, for mapping it to user space;
+ *	returns true if the page is ordinary memory (mapped cached) rather
+ *	than device memory (mapped uncached)
  */
 struct irdma_fn_ops {
 	void (*request_reset)(struct irdma_fn *fn);
+	bool (*bar_pfn)(struct irdma_fn *fn, u64 offset, unsigned long *pfn);
 };
 
 /**
@@ -46,6 +51,9 @@ struct irdma_fn_ops {
  * @msix_count: number of entries in @msix
  * @netdev: the function's Ethernet device
  * @pf_id: PCI function number within the adapter
+ * @vendor_id: PCI vendor of the adapter
+ * @device_id: PCI device (part) id of the adapter
+ * @revision: PCI revision of the adapter
  * @vsi_num: the LAN driver's VSI the RDMA traffic belongs to
  * @ops: the LAN driver's services
  * @lan_priv: the front-end's handle on the LAN driver
@@ -60,6 +68,9 @@ struct irdma_fn_res {
 	u32 msix_count;
 	struct net_device *netdev;
 	u8 pf_id;
+	u16 vendor_id;
+	u16 device_id;
+	u8 revision;
 	u16 vsi_num;
 	const struct irdma_fn_ops *ops;
 	void *lan_priv;
@@ -249,6 +260,8 @@ enum irdma_init_step {
  * @aeq: the AEQ
  * @fw_major: firmware version, major
  * @fw_minor: firmware version, minor
+ * @pd_ids: protection domain numbers in use
+ * @max_pd: protection domains the function offers
  */
 struct irdma_fn {
 	struct irdma_fn_res res;
@@ -265,6 +278,8 @@ struct irdma_fn {
 	struct irdma_eq aeq;
 	u16 fw_major;
 	u16 fw_minor;
+	struct ida pd_ids;
+	u32 max_pd;
 };
 
 static inline u32 irdma_rd32(struct irdma_fn *fn, u32 reg)
@@ -284,6 +299,8 @@ void irdma_dma_free(struct irdma_fn *fn, struct irdma_dma_mem *mem);
 /* hw.c */
 struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res);
 void irdma_fn_remove(struct irdma_fn *fn);
+int irdma_hw_init(struct irdma_fn *fn);
+void irdma_hw_deinit(struct irdma_fn *fn);
 
 /* ctrl.c: the CQP and the commands' layouts */
 u64 irdma_cqp_wqe_hdr(enum irdma_cqp_opcode op, bool polarity);

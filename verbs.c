@@ -3,6 +3,14 @@
  * The ib_device verbs layer: translates between ib_core's view of
  * resources and work and the hardware's.
  */
+#include <linux/bitfield.h>
+#include <linux/etherdevice.h>
+#include <net/addrconf.h>
+#include <rdma/ib_cache.h>
+#include <rdma/ib_mad.h>
+#include <rdma/uverbs_ioctl.h>
+#include <uapi/rdma/irdma-abi.h>
+
 #include "verbs.h"
 
 /**
@@ -55,4 +63,624 @@ u16 irdma_get_mr_access(int access)
 	if (access & IB_ZERO_BASED)
 		rights |= IRDMA_ACCESS_FLAGS_ZERO_BASED;
 	return rights;
+}
+
+/**
+ * irdma_query_device - the device's attributes
+ * @ibdev: the device
+ * @props: filled in
+ * @udata: must carry nothing
+ *
+ * Return: 0, or -EINVAL for user data.
+ */
+static int irdma_query_device(struct ib_device *ibdev,
+			      struct ib_device_attr *props,
+			      struct ib_udata *udata)
+{
+	struct irdma_fn *fn = &to_iwdev(ibdev)->fn;
+	struct irdma_hmc_objinfo *o = fn->hmc.obj;
+	const struct irdma_uk_attrs *uk = &fn->uk_attrs;
+
+	if (udata->inlen || udata->outlen)
+		return -EINVAL;
+
+	memset(props, 0, sizeof(*props));
+	addrconf_addr_eui48((u8 *)&props->sys_image_guid, fn->res.netdev->dev_addr);
+	props->fw_ver = (u64)fn->fw_major << 32 | fn->fw_minor;
+	props->device_cap_flags = IB_DEVICE_MEM_WINDOW | IB_DEVICE_MEM_MGT_EXTENSIONS;
+	props->kernel_cap_flags = IBK_LOCAL_DMA_LKEY;
+	props->vendor_id = fn->res.vendor_id;
+	props->vendor_part_id = fn->res.device_id;
+	props->hw_ver = fn->res.revision;
+	props->page_size_cap = IRDMA_PAGE_SIZE_CAP;
+	props->max_mr_size = IRDMA_MAX_MR_SIZE;
+	props->max_qp = o[IRDMA_HMC_QP].cnt - IRDMA_RSVD_QPS;
+	props->max_qp_wr = (uk->max_hw_wq_quanta - IRDMA_SQ_RSVD) /
+			   uk->max_hw_sq_chunk;
+	props->max_send_sge = uk->max_hw_wq_frags;
+	props->max_recv_sge = uk->max_hw_wq_frags;
+	props->max_cq = o[IRDMA_HMC_CQ].cnt - IRDMA_RSVD_CQS;
+	props->max_cqe = uk->max_hw_cq_size - 1;
+	props->max_mr = o[IRDMA_HMC_MR].cnt - IRDMA_RSVD_MRS;
+	props->max_mw = props->max_mr;
+	props->max_pd = fn->max_pd - IRDMA_RSVD_PDS;
+	props->max_sge_rd = uk->max_hw_read_sges;
+	props->max_qp_rd_atom = IRDMA_GEN2_MAX_IRD;
+	props->max_qp_init_rd_atom = IRDMA_GEN2_MAX_ORD;
+	if (rdma_protocol_roce(ibdev, 1)) {
+		props->device_cap_flags |= IB_DEVICE_RC_RNR_NAK_GEN;
+		props->max_pkeys = IRDMA_PKEY_TBL_SZ;
+	}
+	props->max_ah = o[IRDMA_HMC_FSIAV].cnt;
+	props->max_mcast_grp = o[IRDMA_HMC_QP].cnt;
+	props->max_mcast_qp_attach = IRDMA_MAX_MGS_PER_CTX;
+	props->max_total_mcast_qp_attach = o[IRDMA_HMC_QP].cnt * IRDMA_MAX_MGS_PER_CTX;
+	props->max_fast_reg_page_list_len = IRDMA_MAX_PAGES_PER_FMR;
+	props->timestamp_mask = IRDMA_TIMESTAMP_MASK;
+	return 0;
+}
+
+/**
+ * irdma_query_port - the port's attributes
+ * @ibdev: the device
+ * @port: the port (there is one)
+ * @props: filled in; ib_core has zeroed it
+ *
+ * Return: 0.
+ */
+static int irdma_query_port(struct ib_device *ibdev, u32 port,
+			    struct ib_port_attr *props)
+{
+	struct net_device *netdev = to_iwdev(ibdev)->fn.res.netdev;
+
+	props->max_mtu = IB_MTU_4096;
+	props->active_mtu = ib_mtu_int_to_enum(netdev->mtu);
+	props->lid = 1;
+	props->lmc = 0;
+	props->sm_lid = 0;
+	props->sm_sl = 0;
+	if (netif_carrier_ok(netdev) && netif_running(netdev)) {
+		props->state = IB_PORT_ACTIVE;
+		props->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
+	} else {
+		props->state = IB_PORT_DOWN;
+		props->phys_state = IB_PORT_PHYS_STATE_DISABLED;
+	}
+	ib_get_eth_speed(ibdev, port, &props->active_speed, &props->active_width);
+	if (rdma_protocol_roce(ibdev, 1)) {
+		props->gid_tbl_len = IRDMA_ROCE_GID_TBL_SZ;
+		props->ip_gids = true;
+		props->pkey_tbl_len = IRDMA_PKEY_TBL_SZ;
+	} else {
+		props->gid_tbl_len = 1;
+	}
+	props->qkey_viol_cntr = 0;
+	props->port_cap_flags |= IB_PORT_CM_SUP | IB_PORT_REINIT_SUP;
+	props->max_msg_sz = IRDMA_MAX_MSG_SIZE;
+	return 0;
+}
+
+static int irdma_roce_port_immutable(struct ib_device *ibdev, u32 port,
+				     struct ib_port_immutable *immutable)
+{
+	struct ib_port_attr attr;
+	int err;
+
+	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
+	err = ib_query_port(ibdev, port, &attr);
+	if (err)
+		return err;
+	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
+	immutable->pkey_tbl_len = attr.pkey_tbl_len;
+	immutable->gid_tbl_len = attr.gid_tbl_len;
+	return 0;
+}
+
+static int irdma_iw_port_immutable(struct ib_device *ibdev, u32 port,
+				   struct ib_port_immutable *immutable)
+{
+	struct ib_port_attr attr;
+	int err;
+
+	immutable->core_cap_flags = RDMA_CORE_PORT_IWARP;
+	err = ib_query_port(ibdev, port, &attr);
+	if (err)
+		return err;
+	immutable->gid_tbl_len = attr.gid_tbl_len;
+	return 0;
+}
+
+/**
+ * irdma_query_gid - a GID of an iWARP port: its MAC address
+ * @ibdev: the device
+ * @port: the port
+ * @index: the GID's index
+ * @gid: filled in
+ *
+ * Return: 0.
+ */
+static int irdma_query_gid(struct ib_device *ibdev, u32 port, int index,
+			   union ib_gid *gid)
+{
+	memset(gid->raw, 0, sizeof(gid->raw));
+	ether_addr_copy(gid->raw, to_iwdev(ibdev)->fn.res.netdev->dev_addr);
+	return 0;
+}
+
+/**
+ * irdma_query_pkey - the P_Key of a RoCE port: the default one only
+ * @ibdev: the device
+ * @port: the port
+ * @index: the P_Key's index
+ * @pkey: filled in
+ *
+ * Return: 0, or -EINVAL for an index past the table.
+ */
+static int irdma_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
+			    u16 *pkey)
+{
+	if (index >= IRDMA_PKEY_TBL_SZ)
+		return -EINVAL;
+	*pkey = IRDMA_DEFAULT_PKEY;
+	return 0;
+}
+
+static enum rdma_link_layer irdma_get_link_layer(struct ib_device *ibdev,
+						 u32 port)
+{
+	return IB_LINK_LAYER_ETHERNET;
+}
+
+static void irdma_get_dev_fw_str(struct ib_device *ibdev, char *str)
+{
+	struct irdma_fn *fn = &to_iwdev(ibdev)->fn;
+
+	snprintf(str, IB_FW_VERSION_NAME_MAX, "%u.%u", fn->fw_major, fn->fw_minor);
+}
+
+/**
+ * irdma_alloc_pd - allocate a protection domain
+ * @ibpd: ib_core's part, embedded in ours
+ * @udata: for a user PD, the response to fill
+ *
+ * Return: 0, -ENOMEM when every PD is in use, -EINVAL for a response too
+ * short, -EFAULT if it cannot be written.
+ */
+static int irdma_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	struct irdma_fn *fn = &to_iwdev(ibpd->device)->fn;
+	struct irdma_pd *pd = container_of(ibpd, struct irdma_pd, ibpd);
+	struct irdma_alloc_pd_resp resp = {};
+	int id;
+
+	if (udata && udata->outlen < offsetofend(struct irdma_alloc_pd_resp, rsvd))
+		return -EINVAL;
+
+	id = ida_alloc_range(&fn->pd_ids, IRDMA_RSVD_PDS, fn->max_pd - 1,
+			     GFP_KERNEL);
+	if (id < 0)
+		return id == -ENOSPC ? -ENOMEM : id;
+	pd->id = id;
+
+	if (udata) {
+		resp.pd_id = id;
+		if (ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen))) {
+			ida_free(&fn->pd_ids, id);
+			return -EFAULT;
+		}
+	}
+	return 0;
+}
+
+/**
+ * irdma_dealloc_pd - free a protection domain
+ * @ibpd: the PD
+ * @udata: unused
+ *
+ * Return: 0.
+ */
+static int irdma_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	struct irdma_pd *pd = container_of(ibpd, struct irdma_pd, ibpd);
+
+	ida_free(&to_iwdev(ibpd->device)->fn.pd_ids, pd->id);
+	return 0;
+}
+
+static struct rdma_user_mmap_entry *
+irdma_mmap_entry_insert(struct irdma_ucontext *uctx, u64 bar_offset,
+			u64 *key)
+{
+	struct irdma_mmap_entry *entry;
+	int err;
+
+	entry = kzalloc(sizeof(*entry), GFP_KERNEL);
+	if (!entry)
+		return NULL;
+	entry->bar_offset = bar_offset;
+	err = rdma_user_mmap_entry_insert(&uctx->ibucontext, &entry->rdma_entry,
+					  PAGE_SIZE);
+	if (err) {
+		kfree(entry);
+		return NULL;
+	}
+	*key = rdma_user_mmap_get_offset(&entry->rdma_entry);
+	return &entry->rdma_entry;
+}
+
+/**
+ * irdma_alloc_ucontext - open the device for a user-space process
+ * @ibuctx: ib_core's part, embedded in ours
+ * @udata: the provider's request and the response
+ *
+ * GEN_2 answers ABI version 5 with the hardware's queue limits and the
+ * doorbell page's mmap key. The short (i40iw) response exists for GEN_1
+ * only.
+ *
+ * Return: 0, -EINVAL for a malformed request or an unknown version,
+ * -EOPNOTSUPP for the legacy ABI on GEN_2, -ENOMEM, or -EFAULT.
+ */
+static int irdma_alloc_ucontext(struct ib_ucontext *ibuctx,
+				struct ib_udata *udata)
+{
+	struct irdma_ucontext *uctx = container_of(ibuctx, struct irdma_ucontext,
+						   ibucontext);
+	struct irdma_fn *fn = &to_iwdev(ibuctx->device)->fn;
+	const size_t min_req = offsetofend(struct irdma_alloc_ucontext_req, rsvd8);
+	const size_t min_resp = offsetofend(struct irdma_alloc_ucontext_resp, rsvd);
+	const struct irdma_uk_attrs *uk = &fn->uk_attrs;
+	struct irdma_alloc_ucontext_resp resp = {};
+	struct irdma_alloc_ucontext_req req = {};
+
+	if (udata->inlen < min_req || udata->outlen < min_resp)
+		return -EINVAL;
+	if (ib_copy_from_udata(&req, udata, min(sizeof(req), udata->inlen)))
+		return -EINVAL;
+	if (req.userspace_ver < 4 || req.userspace_ver > IRDMA_ABI_VER) {
+		ibdev_dbg(ibuctx->device, "provider ABI %u, driver ABI %u\n",
+			  req.userspace_ver, IRDMA_ABI_VER);
+		return -EINVAL;
+	}
+	/* The i40iw layout: X722 only. */
+	if (udata->outlen == min_resp)
+		return -EOPNOTSUPP;
+	uctx->abi_ver = req.userspace_ver;
+
+	uctx->db_entry = irdma_mmap_entry_insert(uctx, IRDMA_DB_ADDR_OFFSET,
+						 &resp.db_mmap_key);
+	if (!uctx->db_entry)
+		return -ENOMEM;
+
+	resp.kernel_ver = IRDMA_ABI_VER;
+	resp.feature_flags = IRDMA_FEATURE_RTS_AE | IRDMA_FEATURE_CQ_RESIZE;
+	resp.max_hw_wq_frags = uk->max_hw_wq_frags;
+	resp.max_hw_read_sges = uk->max_hw_read_sges;
+	resp.max_hw_inline = uk->max_hw_inline;
+	resp.max_hw_rq_quanta = uk->max_hw_rq_quanta;
+	resp.max_hw_wq_quanta = uk->max_hw_wq_quanta;
+	resp.max_hw_sq_chunk = uk->max_hw_sq_chunk;
+	resp.max_hw_cq_size = uk->max_hw_cq_size;
+	resp.min_hw_cq_size = uk->min_hw_cq_size;
+	resp.hw_rev = uk->hw_rev;
+	resp.comp_mask = IRDMA_ALLOC_UCTX_USE_RAW_ATTR |
+			 IRDMA_ALLOC_UCTX_MIN_HW_WQ_SIZE;
+	resp.min_hw_wq_size = uk->min_hw_wq_size;
+	if (ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen))) {
+		rdma_user_mmap_entry_remove(uctx->db_entry);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+/**
+ * irdma_dealloc_ucontext - close a user-space context
+ * @ibuctx: the context
+ */
+static void irdma_dealloc_ucontext(struct ib_ucontext *ibuctx)
+{
+	struct irdma_ucontext *uctx = container_of(ibuctx, struct irdma_ucontext,
+						   ibucontext);
+
+	rdma_user_mmap_entry_remove(uctx->db_entry);
+}
+
+/**
+ * irdma_disassociate_ucontext - the device is going away under a context
+ * @ibuctx: the context
+ *
+ * Nothing to do: ib_core zaps the user mappings itself.
+ */
+static void irdma_disassociate_ucontext(struct ib_ucontext *ibuctx)
+{
+}
+
+/**
+ * irdma_mmap - map a page of BAR0 (the doorbell page) into user space
+ * @ibuctx: the context
+ * @vma: the mapping
+ *
+ * Return: 0, or -EINVAL for an offset that names no entry.
+ */
+static int irdma_mmap(struct ib_ucontext *ibuctx, struct vm_area_struct *vma)
+{
+	struct irdma_fn *fn = &to_iwdev(ibuctx->device)->fn;
+	struct rdma_user_mmap_entry *rdma_entry;
+	struct irdma_mmap_entry *entry;
+	unsigned long pfn;
+	pgprot_t prot;
+	int err;
+
+	rdma_entry = rdma_user_mmap_entry_get(ibuctx, vma);
+	if (!rdma_entry)
+		return -EINVAL;
+	entry = container_of(rdma_entry, struct irdma_mmap_entry, rdma_entry);
+
+	if (fn->res.ops->bar_pfn(fn, entry->bar_offset, &pfn))
+		prot = vma->vm_page_prot;
+	else
+		prot = pgprot_noncached(vma->vm_page_prot);
+	err = rdma_user_mmap_io(ibuctx, vma, pfn, PAGE_SIZE, prot, rdma_entry);
+	rdma_user_mmap_entry_put(rdma_entry);
+	return err;
+}
+
+static void irdma_mmap_free(struct rdma_user_mmap_entry *rdma_entry)
+{
+	kfree(container_of(rdma_entry, struct irdma_mmap_entry, rdma_entry));
+}
+
+/*
+ * Queues, memory registration and the data path arrive with the kernel
+ * verbs; until then ib_core gets a clear "not supported".
+ */
+static int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+			   struct uverbs_attr_bundle *attrs)
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int irdma_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
+{
+	return 0;
+}
+
+static int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
+			   struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			   int attr_mask, struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+			   const struct ib_send_wr **bad_wr)
+{
+	*bad_wr = wr;
+	return -EOPNOTSUPP;
+}
+
+static int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+			   const struct ib_recv_wr **bad_wr)
+{
+	*bad_wr = wr;
+	return -EOPNOTSUPP;
+}
+
+static struct ib_mr *irdma_get_dma_mr(struct ib_pd *pd, int access)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static struct ib_mr *irdma_reg_user_mr(struct ib_pd *pd, u64 start, u64 len,
+				       u64 virt, int access,
+				       struct ib_udata *udata)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+{
+	return 0;
+}
+
+/**
+ * irdma_ib_dealloc_device - ib_core is done with the device: free the hardware
+ * @ibdev: the device
+ */
+static void irdma_ib_dealloc_device(struct ib_device *ibdev)
+{
+	struct irdma_fn *fn = &to_iwdev(ibdev)->fn;
+
+	irdma_hw_deinit(fn);
+	ida_destroy(&fn->pd_ids);
+}
+
+static const struct ib_device_ops irdma_roce_dev_ops = {
+	.get_link_layer = irdma_get_link_layer,
+	.get_port_immutable = irdma_roce_port_immutable,
+	.modify_qp = irdma_modify_qp,
+	.query_pkey = irdma_query_pkey,
+};
+
+static const struct ib_device_ops irdma_iw_dev_ops = {
+	.get_port_immutable = irdma_iw_port_immutable,
+	.modify_qp = irdma_modify_qp,
+	.query_gid = irdma_query_gid,
+};
+
+static const struct ib_device_ops irdma_dev_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_IRDMA,
+	.uverbs_abi_ver = IRDMA_ABI_VER,
+
+	.alloc_pd = irdma_alloc_pd,
+	.alloc_ucontext = irdma_alloc_ucontext,
+	.create_cq = irdma_create_cq,
+	.create_qp = irdma_create_qp,
+	.dealloc_driver = irdma_ib_dealloc_device,
+	.dealloc_pd = irdma_dealloc_pd,
+	.dealloc_ucontext = irdma_dealloc_ucontext,
+	.dereg_mr = irdma_dereg_mr,
+	.destroy_cq = irdma_destroy_cq,
+	.destroy_qp = irdma_destroy_qp,
+	.disassociate_ucontext = irdma_disassociate_ucontext,
+	.get_dev_fw_str = irdma_get_dev_fw_str,
+	.get_dma_mr = irdma_get_dma_mr,
+	.mmap = irdma_mmap,
+	.mmap_free = irdma_mmap_free,
+	.poll_cq = irdma_poll_cq,
+	.post_recv = irdma_post_recv,
+	.post_send = irdma_post_send,
+	.query_device = irdma_query_device,
+	.query_port = irdma_query_port,
+	.reg_user_mr = irdma_reg_user_mr,
+	.req_notify_cq = irdma_req_notify_cq,
+
+	INIT_RDMA_OBJ_SIZE(ib_cq, irdma_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_pd, irdma_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_qp, irdma_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, irdma_ucontext, ibucontext),
+};
+
+static void irdma_init_roce_device(struct irdma_device *iwdev)
+{
+	iwdev->ibdev.node_type = RDMA_NODE_IB_CA;
+	addrconf_addr_eui48((u8 *)&iwdev->ibdev.node_guid,
+			    iwdev->fn.res.netdev->dev_addr);
+	ib_set_device_ops(&iwdev->ibdev, &irdma_roce_dev_ops);
+}
+
+static void irdma_init_iw_device(struct irdma_device *iwdev)
+{
+	struct net_device *netdev = iwdev->fn.res.netdev;
+
+	iwdev->ibdev.node_type = RDMA_NODE_RNIC;
+	addrconf_addr_eui48((u8 *)&iwdev->ibdev.node_guid, netdev->dev_addr);
+	memcpy(iwdev->ibdev.iw_ifname, netdev->name, sizeof(iwdev->ibdev.iw_ifname));
+	ib_set_device_ops(&iwdev->ibdev, &irdma_iw_dev_ops);
+}
+
+static void irdma_init_rdma_device(struct irdma_device *iwdev)
+{
+	struct irdma_fn *fn = &iwdev->fn;
+
+	if (fn->res.protocol == IRDMA_PROTOCOL_ROCEV2)
+		irdma_init_roce_device(iwdev);
+	else
+		irdma_init_iw_device(iwdev);
+	iwdev->ibdev.phys_port_cnt = 1;
+	iwdev->ibdev.num_comp_vectors = fn->ceq_count;
+	iwdev->ibdev.dev.parent = fn->res.dev;
+	ib_set_device_ops(&iwdev->ibdev, &irdma_dev_ops);
+}
+
+/**
+ * irdma_port_ibevent - tell ib_core the port went up or down
+ * @iwdev: the device
+ * @active: up
+ */
+void irdma_port_ibevent(struct irdma_device *iwdev, bool active)
+{
+	struct ib_event event = {
+		.device = &iwdev->ibdev,
+		.element.port_num = 1,
+		.event = active ? IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR,
+	};
+
+	ib_dispatch_event(&event);
+}
+
+/**
+ * irdma_ib_register_device - make the function an ib_device
+ * @iwdev: the device; its hardware is up
+ *
+ * Once this is called, ib_core owns @iwdev: on failure it has been freed,
+ * hardware and all, through irdma_ib_dealloc_device().
+ *
+ * Return: 0 or a negative errno.
+ */
+int irdma_ib_register_device(struct irdma_device *iwdev)
+{
+	struct irdma_fn *fn = &iwdev->fn;
+	int err;
+
+	irdma_init_rdma_device(iwdev);
+	err = ib_device_set_netdev(&iwdev->ibdev, fn->res.netdev, 1);
+	dma_set_max_seg_size(fn->res.dev, UINT_MAX);
+	if (!err)
+		err = ib_register_device(&iwdev->ibdev, "irdma%d", fn->res.dev);
+	if (err) {
+		dev_err(fn->res.dev, "ib_device registration failed: %d\n", err);
+		ib_dealloc_device(&iwdev->ibdev);
+		return err;
+	}
+	irdma_port_ibevent(iwdev, true);
+	return 0;
+}
+
+/**
+ * irdma_ib_unregister_device - remove the ib_device, then the hardware
+ * @iwdev: the device; freed on return
+ */
+void irdma_ib_unregister_device(struct irdma_device *iwdev)
+{
+	irdma_port_ibevent(iwdev, false);
+	ib_unregister_device(&iwdev->ibdev);
+}
+
+static int irdma_netdevice_event(struct notifier_block *nb, unsigned long event,
+				 void *ptr)
+{
+	struct net_device *netdev = netdev_notifier_info_to_dev(ptr);
+	struct ib_device *ibdev;
+
+	if (event != NETDEV_UP && event != NETDEV_DOWN)
+		return NOTIFY_DONE;
+	ibdev = ib_device_get_by_netdev(netdev, RDMA_DRIVER_IRDMA);
+	if (!ibdev)
+		return NOTIFY_DONE;
+	irdma_port_ibevent(to_iwdev(ibdev), event == NETDEV_UP);
+	ib_device_put(ibdev);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block irdma_netdevice_nb = {
+	.notifier_call = irdma_netdevice_event,
+};
+
+/**
+ * irdma_register_notifiers - follow the functions' netdevs
+ *
+ * Return: 0 or a negative errno.
+ */
+int irdma_register_notifiers(void)
+{
+	return register_netdevice_notifier(&irdma_netdevice_nb);
+}
+
+/**
+ * irdma_unregister_notifiers - stop following the netdevs
+ */
+void irdma_unregister_notifiers(void)
+{
+	unregister_netdevice_notifier(&irdma_netdevice_nb);
 }

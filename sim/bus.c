@@ -57,6 +57,9 @@ static int sim_aux_add(struct sim_dev *sdev)
 	sadev->msix_count = SIM_MSIX_COUNT;
 	sadev->netdev = sdev->netdev;
 	sadev->pf_id = sdev->id & 0x7;
+	sadev->vendor_id = IRDMA_SIM_VENDOR_ID;
+	sadev->device_id = IRDMA_SIM_DEVICE_ID;
+	sadev->revision = IRDMA_SIM_REVISION;
 	sadev->vsi_num = sdev->id;
 	sadev->roce = sdev->roce;
 	sadev->request_reset = sim_request_reset;
@@ -111,13 +114,13 @@ static int sim_dev_create(u32 id, bool roce)
 		return -ENOMEM;
 	sdev->id = id;
 	sdev->roce = roce;
-	init_waitqueue_head(&sdev->kick);
 	xa_init(&sdev->cqs);
 
 	device_initialize(&sdev->dev);
 	sdev->dev.bus = &sim_bus;
 	sdev->dev.release = sim_dev_release;
 	sdev->dev.dma_mask = &sdev->dev.coherent_dma_mask;
+	sdev->dev.dma_parms = &sdev->dma_parms;
 	err = dev_set_name(&sdev->dev, SIM_DRV_NAME "%u", id);
 	if (err)
 		goto err_put;

@@ -16,6 +16,11 @@
 #define IRDMA_SIM_ROCE_NAME	"roce"
 #define IRDMA_SIM_IWARP_NAME	"iwarp"
 
+/* What the simulated function reports: an E810-C for QSFP. */
+#define IRDMA_SIM_VENDOR_ID	PCI_VENDOR_ID_INTEL
+#define IRDMA_SIM_DEVICE_ID	0x1592
+#define IRDMA_SIM_REVISION	2
+
 /* The E810's BAR0 as far as the RDMA engine uses it. */
 #define IRDMA_SIM_BAR_SIZE	(8 * 1024 * 1024)
 
@@ -28,6 +33,9 @@
  * @msix_count: entries in @msix
  * @netdev: the function's Ethernet device
  * @pf_id: PCI function number
+ * @vendor_id: PCI vendor the function reports (Intel)
+ * @device_id: PCI device id it reports (an E810 part)
+ * @revision: PCI revision it reports
  * @vsi_num: VSI of the function's LAN traffic
  * @roce: RoCEv2 personality (else iWARP)
  * @request_reset: ask the simulated LAN side to reset the function
@@ -40,6 +48,9 @@ struct irdma_sim_adev {
 	u32 msix_count;
 	struct net_device *netdev;
 	u8 pf_id;
+	u16 vendor_id;
+	u16 device_id;
+	u8 revision;
 	u16 vsi_num;
 	bool roce;
 	void (*request_reset)(struct irdma_sim_adev *sadev);

@@ -131,6 +131,7 @@ struct sim_stats {
 /**
  * struct sim_dev - one simulated function
  * @dev: the function's device on the irdma_sim bus (also its DMA device)
+ * @dma_parms: its DMA parameters, as a PCI function has
  * @id: the number given at creation
  * @roce: RoCEv2 personality (else iWARP)
  * @regs: the BAR0 register window (plain memory the engine watches)
@@ -140,7 +141,6 @@ struct sim_stats {
  * @sadev: what the driver's front-end binds to
  * @list: entry in the list of functions
  * @engine: the thread that executes the hardware's work
- * @kick: wakes the engine early (register writes it cannot see)
  * @cqp: the control QP
  * @hmc: the FPM layout and segment descriptors
  * @cqs: live completion queues by number
@@ -151,6 +151,7 @@ struct sim_stats {
  */
 struct sim_dev {
 	struct device dev;
+	struct device_dma_parameters dma_parms;
 	u32 id;
 	bool roce;
 	void *regs;
@@ -160,7 +161,6 @@ struct sim_dev {
 	struct irdma_sim_adev *sadev;
 	struct list_head list;
 	struct task_struct *engine;
-	wait_queue_head_t kick;
 	struct sim_cqp cqp;
 	struct sim_hmc hmc;
 	struct xarray cqs;
