@@ -72,6 +72,11 @@ static int irdma_check_db_window(struct irdma_fn *fn)
 	return 0;
 }
 
+static int irdma_init_mem_alloc(struct irdma_fn *fn)
+{
+	return irdma_dma_alloc(fn, &fn->init_mem, IRDMA_INIT_MEM_SIZE, GFP_KERNEL);
+}
+
 /* The CCQ's creation completes on the CCQ itself, or fails in CQPTAIL. */
 static int irdma_ccq_create(struct irdma_fn *fn)
 {
@@ -427,48 +432,33 @@ void irdma_hw_deinit(struct irdma_fn *fn)
  */
 int irdma_hw_init(struct irdma_fn *fn)
 {
-	int err;
-
-	err = irdma_wait_pe_ready(fn);
-	if (!err)
-		err = irdma_check_db_window(fn);
-	if (err)
-		return err;
+	static const struct {
+		const char *what;
+		int (*run)(struct irdma_fn *fn);
+		enum irdma_init_step reached;
+	} steps[] = {
+		{ "engine readiness", irdma_wait_pe_ready, IRDMA_STEP_NONE },
+		{ "doorbell window", irdma_check_db_window, IRDMA_STEP_NONE },
+		{ "init memory", irdma_init_mem_alloc, IRDMA_STEP_INIT_MEM },
+		{ "CQP", irdma_cqp_create, IRDMA_STEP_CQP },
+		{ "HMC", irdma_hmc_setup, IRDMA_STEP_HMC },
+		{ "CCQ", irdma_ccq_create, IRDMA_STEP_CCQ },
+		{ "features", irdma_query_features, IRDMA_STEP_CCQ },
+		{ "CEQ 0", irdma_ceq0_setup, IRDMA_STEP_CEQ0 },
+		{ "AEQ", irdma_aeq_setup, IRDMA_STEP_DONE },
+	};
+	int err, i;
 
 	fn->msix_shared = fn->res.msix_count <= num_online_cpus();
-	err = irdma_dma_alloc(fn, &fn->init_mem, IRDMA_INIT_MEM_SIZE, GFP_KERNEL);
-	if (err)
-		return err;
-	fn->step = IRDMA_STEP_INIT_MEM;
-
-	err = irdma_cqp_create(fn);
-	if (err)
-		return err;
-	fn->step = IRDMA_STEP_CQP;
-
-	err = irdma_hmc_setup(fn);
-	if (err)
-		return err;
-	fn->step = IRDMA_STEP_HMC;
-
-	err = irdma_ccq_create(fn);
-	if (err)
-		return err;
-	fn->step = IRDMA_STEP_CCQ;
-
-	err = irdma_query_features(fn);
-	if (err)
-		return err;
-
-	err = irdma_ceq0_setup(fn);
-	if (err)
-		return err;
-	fn->step = IRDMA_STEP_CEQ0;
-
-	err = irdma_aeq_setup(fn);
-	if (err)
-		return err;
-	fn->step = IRDMA_STEP_DONE;
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		err = steps[i].run(fn);
+		if (err) {
+			dev_err(fn->res.dev, "bring-up failed at %s: %d\n",
+				steps[i].what, err);
+			return err;
+		}
+		fn->step = steps[i].reached;
+	}
 	return 0;
 }
 

@@ -39,7 +39,8 @@ static void sim_request_reset(struct irdma_sim_adev *sadev)
 {
 	struct sim_dev *sdev = to_sim_dev(sadev->adev.dev.parent);
 
-	dev_info(&sdev->dev, "function reset requested\n");
+	dev_info(&sdev->dev, "function reset requested by the RDMA driver\n");
+	sim_reset_schedule(sdev);
 }
 
 static int sim_aux_add(struct sim_dev *sdev)
@@ -89,6 +90,41 @@ static void sim_aux_del(struct sim_dev *sdev)
 	sdev->sadev = NULL;
 }
 
+/*
+ * A function reset as the LAN driver performs it: the RDMA function is
+ * unplugged (its driver lets go), the engine's state and registers are
+ * reset, and the function is plugged back in.
+ */
+static void sim_reset_work(struct work_struct *work)
+{
+	struct sim_dev *sdev = container_of(work, struct sim_dev, reset_work);
+	int err;
+
+	if (sdev->sadev)
+		sim_aux_del(sdev);
+	sim_engine_stop(sdev);
+	if (sdev->cqp.up)
+		sim_cqp_destroy(sdev);
+	sim_regs_reset(sdev);
+	memset(sdev->vec, 0, sizeof(sdev->vec));
+	err = sim_engine_start(sdev);
+	if (!err)
+		err = sim_aux_add(sdev);
+	if (err)
+		dev_err(&sdev->dev, "function did not come back from reset: %d\n", err);
+	else
+		dev_info(&sdev->dev, "function reset\n");
+}
+
+/**
+ * sim_reset_schedule - reset the function soon, from a worker
+ * @sdev: the simulated function
+ */
+void sim_reset_schedule(struct sim_dev *sdev)
+{
+	schedule_work(&sdev->reset_work);
+}
+
 static struct sim_dev *sim_dev_find(u32 id)
 {
 	struct sim_dev *sdev;
@@ -115,6 +151,10 @@ static int sim_dev_create(u32 id, bool roce)
 	sdev->id = id;
 	sdev->roce = roce;
 	xa_init(&sdev->cqs);
+	INIT_WORK(&sdev->reset_work, sim_reset_work);
+	spin_lock_init(&sdev->faults.ae_lock);
+	INIT_KFIFO(sdev->faults.aes);
+	sdev->faults.fail_count = 1;
 
 	device_initialize(&sdev->dev);
 	sdev->dev.bus = &sim_bus;
@@ -147,16 +187,18 @@ static int sim_dev_create(u32 id, bool roce)
 	err = sim_engine_start(sdev);
 	if (err)
 		goto err_netdev;
+	sim_debugfs_add(sdev);
 	err = sim_aux_add(sdev);
 	if (err)
-		goto err_engine;
+		goto err_aux;
 
 	list_add_tail(&sdev->list, &sim_devs);
 	dev_info(&sdev->dev, "simulated E810 function %u (%s), netdev %s\n", id,
 		 roce ? "RoCEv2" : "iWARP", netdev_name(sdev->netdev));
 	return 0;
 
-err_engine:
+err_aux:
+	sim_debugfs_del(sdev);
 	sim_engine_stop(sdev);
 err_netdev:
 	sim_netdev_destroy(sdev);
@@ -174,8 +216,11 @@ err_put:
 static void sim_dev_destroy(struct sim_dev *sdev)
 {
 	list_del(&sdev->list);
+	sim_debugfs_del(sdev);
+	cancel_work_sync(&sdev->reset_work);
 	/* The driver lets go of the function first. */
-	sim_aux_del(sdev);
+	if (sdev->sadev)
+		sim_aux_del(sdev);
 	sim_engine_stop(sdev);
 	sim_netdev_destroy(sdev);
 	sim_irqs_free(sdev);
@@ -254,6 +299,7 @@ static int __init sim_init(void)
 	err = bus_register(&sim_bus);
 	if (err)
 		return err;
+	sim_debugfs_init();
 
 	mutex_lock(&sim_devs_lock);
 	for (i = 0; i < nr_devices && !err; i++)
@@ -261,6 +307,7 @@ static int __init sim_init(void)
 	mutex_unlock(&sim_devs_lock);
 	if (err) {
 		sim_destroy_all();
+		sim_debugfs_exit();
 		bus_unregister(&sim_bus);
 	}
 	return err;
@@ -269,6 +316,7 @@ static int __init sim_init(void)
 static void __exit sim_exit(void)
 {
 	sim_destroy_all();
+	sim_debugfs_exit();
 	bus_unregister(&sim_bus);
 }
 

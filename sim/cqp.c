@@ -7,6 +7,7 @@
  * is also written to the CCQ.
  */
 #include <linux/bitfield.h>
+#include <linux/delay.h>
 
 #include "sim.h"
 
@@ -14,6 +15,7 @@
 #define SIM_MIN_BAD_OPCODE	0x8001
 #define SIM_MIN_BAD_PARAM	0x8003
 #define SIM_MIN_DMA_FAULT	0x8004
+#define SIM_MIN_INJECTED	0x80ff
 
 static void sim_cqp_fail_create(struct sim_dev *sdev, u16 min)
 {
@@ -109,10 +111,36 @@ static void sim_cqp_features(struct sim_dev *sdev, const __le64 *wqe,
 	}
 }
 
+/* Fault injection: true if this command is to fail. */
+static bool sim_cqp_inject(struct sim_dev *sdev, u8 op,
+			   struct sim_cqp_result *res)
+{
+	struct sim_faults *f = &sdev->faults;
+
+	if (READ_ONCE(f->delay_op) == op)
+		msleep(READ_ONCE(f->delay_ms));
+	if (READ_ONCE(f->fail_op) != op)
+		return false;
+	if (READ_ONCE(f->fail_count) <= 1) {
+		WRITE_ONCE(f->fail_op, -1);
+		WRITE_ONCE(f->fail_count, 1);
+	} else {
+		WRITE_ONCE(f->fail_count, f->fail_count - 1);
+	}
+	sdev->stats.faults_injected++;
+	res->maj = IRDMA_CQP_MAJ_ERROR;
+	res->min = SIM_MIN_INJECTED;
+	dev_dbg(&sdev->dev, "CQP opcode %#x failed on request\n", op);
+	return true;
+}
+
 static void sim_cqp_execute(struct sim_dev *sdev, const __le64 *wqe,
 			    struct sim_cqp_result *res)
 {
 	u8 op = FIELD_GET(IRDMA_CQPSQ_OPCODE, le64_to_cpu(wqe[3]));
+
+	if (sim_cqp_inject(sdev, op, res))
+		return;
 
 	switch (op) {
 	case IRDMA_CQP_OP_NOP:

@@ -25,7 +25,9 @@
  */
 bool sim_engine_step(struct sim_dev *sdev)
 {
-	return sim_regs_poll(sdev);
+	bool work = sim_regs_poll(sdev);
+
+	return sim_fault_post_aes(sdev) || work;
 }
 
 static int sim_engine_thread(void *data)
@@ -72,6 +74,8 @@ int sim_engine_start(struct sim_dev *sdev)
  */
 void sim_engine_stop(struct sim_dev *sdev)
 {
+	if (!sdev->engine)
+		return;
 	kthread_stop(sdev->engine);
 	sdev->engine = NULL;
 }

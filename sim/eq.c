@@ -187,3 +187,64 @@ void sim_aeq_destroy(struct sim_dev *sdev, const __le64 *wqe,
 		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
 	sdev->aeq.live = false;
 }
+
+/**
+ * sim_aeq_post - report an asynchronous event
+ * @sdev: the simulated function
+ * @code: the AE code
+ * @id: the QP or CQ it concerns
+ */
+void sim_aeq_post(struct sim_dev *sdev, u32 code, u32 id)
+{
+	u64 aeqe[2] = {
+		0,
+		FIELD_PREP(IRDMA_AEQE_QPCQID_LOW, id) |
+		FIELD_PREP(IRDMA_AEQE_QPCQID_HI, id >> 18) |
+		FIELD_PREP(IRDMA_AEQE_AECODE, code),
+	};
+
+	if (!sdev->aeq.live)
+		return;
+	if (sim_eq_push(sdev, &sdev->aeq, aeqe, 2))
+		sim_eq_interrupt(sdev, IRDMA_PFINT_AEQCTL);
+}
+
+/**
+ * sim_fault_queue_ae - have the engine raise an asynchronous event
+ * @sdev: the simulated function
+ * @code: the AE code
+ * @id: the QP or CQ it concerns
+ */
+void sim_fault_queue_ae(struct sim_dev *sdev, u32 code, u32 id)
+{
+	struct sim_faults *f = &sdev->faults;
+
+	spin_lock(&f->ae_lock);
+	kfifo_put(&f->aes, (u64)code << 32 | id);
+	spin_unlock(&f->ae_lock);
+}
+
+/**
+ * sim_fault_post_aes - raise the events debugfs queued
+ * @sdev: the simulated function
+ *
+ * Return: true if any was raised.
+ */
+bool sim_fault_post_aes(struct sim_dev *sdev)
+{
+	struct sim_faults *f = &sdev->faults;
+	bool work = false;
+	u64 ae;
+
+	for (;;) {
+		spin_lock(&f->ae_lock);
+		if (!kfifo_get(&f->aes, &ae)) {
+			spin_unlock(&f->ae_lock);
+			break;
+		}
+		spin_unlock(&f->ae_lock);
+		sim_aeq_post(sdev, ae >> 32, lower_32_bits(ae));
+		work = true;
+	}
+	return work;
+}

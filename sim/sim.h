@@ -10,6 +10,8 @@
 #include <linux/mutex.h>
 #include <linux/wait.h>
 
+#include <linux/kfifo.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include "../hwdefs.h"
@@ -120,12 +122,32 @@ struct sim_hmc {
  * @cqp_errors: CQP WQEs completed with an error
  * @irqs: interrupts raised
  * @dma_faults: host memory accesses at invalid addresses
+ * @faults_injected: CQP commands failed on request
  */
 struct sim_stats {
 	u64 cqp_ops;
 	u64 cqp_errors;
 	u64 irqs;
 	u64 dma_faults;
+	u64 faults_injected;
+};
+
+/**
+ * struct sim_faults - what debugfs asked the engine to get wrong
+ * @fail_op: CQP opcode to fail, -1 for none
+ * @fail_count: failures left to inject for @fail_op
+ * @delay_op: CQP opcode to hold back, -1 for none
+ * @delay_ms: how long to hold it
+ * @ae_lock: protects @aes
+ * @aes: asynchronous events to post (code << 32 | QP/CQ id)
+ */
+struct sim_faults {
+	s32 fail_op;
+	u32 fail_count;
+	s32 delay_op;
+	u32 delay_ms;
+	spinlock_t ae_lock; /* the queue of events to raise */
+	DECLARE_KFIFO(aes, u64, 16);
 };
 
 /**
@@ -148,6 +170,9 @@ struct sim_stats {
  * @aeq: the asynchronous event queue
  * @vec: interrupt state of each MSI-X vector
  * @stats: counters
+ * @faults: fault injection
+ * @debugfs: the function's debugfs directory
+ * @reset_work: resets the function
  */
 struct sim_dev {
 	struct device dev;
@@ -168,6 +193,9 @@ struct sim_dev {
 	struct sim_eq aeq;
 	struct sim_vector vec[SIM_MSIX_COUNT];
 	struct sim_stats stats;
+	struct sim_faults faults;
+	struct dentry *debugfs;
+	struct work_struct reset_work;
 };
 
 static inline u32 sim_rd32(struct sim_dev *sdev, u32 reg)
@@ -250,7 +278,19 @@ void sim_aeq_create(struct sim_dev *sdev, const __le64 *wqe,
 void sim_aeq_destroy(struct sim_dev *sdev, const __le64 *wqe,
 		     struct sim_cqp_result *res);
 void sim_ceq_post(struct sim_dev *sdev, u32 ceq_id, u64 ctx);
+void sim_aeq_post(struct sim_dev *sdev, u32 code, u32 id);
+void sim_fault_queue_ae(struct sim_dev *sdev, u32 code, u32 id);
+bool sim_fault_post_aes(struct sim_dev *sdev);
 bool sim_vectors_poll(struct sim_dev *sdev);
+
+/* debugfs.c */
+void sim_debugfs_add(struct sim_dev *sdev);
+void sim_debugfs_del(struct sim_dev *sdev);
+void sim_debugfs_init(void);
+void sim_debugfs_exit(void);
+
+/* bus.c */
+void sim_reset_schedule(struct sim_dev *sdev);
 
 /* engine.c */
 int sim_engine_start(struct sim_dev *sdev);

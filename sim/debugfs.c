@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Knobs and counters in debugfs, under irdma_sim/irdma_simN/:
+ *
+ *   fail_cqp_op     CQP opcode whose next executions fail (-1: none)
+ *   fail_cqp_count  how many of them fail (default 1)
+ *   delay_cqp_op    CQP opcode to hold back (-1: none)
+ *   delay_cqp_ms    for how long, each time
+ *   raise_ae        write "CODE [ID]" to post an asynchronous event
+ *   reset           write 1 to reset the function as its LAN driver
+ *                   would: unplug the RDMA function, reset, plug it back
+ *   stats           what the engine did
+ */
+#include <linux/debugfs.h>
+#include <linux/bitfield.h>
+
+#include "sim.h"
+
+static struct dentry *sim_debugfs_root;
+
+static int sim_stats_show(struct seq_file *m, void *data)
+{
+	struct sim_dev *sdev = m->private;
+
+	seq_printf(m, "cqp_ops %llu\ncqp_errors %llu\nirqs %llu\ndma_faults %llu\nfaults_injected %llu\n",
+		   sdev->stats.cqp_ops, sdev->stats.cqp_errors, sdev->stats.irqs,
+		   sdev->stats.dma_faults, sdev->stats.faults_injected);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sim_stats);
+
+static ssize_t sim_raise_ae_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	struct sim_dev *sdev = file->private_data;
+	unsigned int code, id = 0;
+	char buf[32];
+	size_t len = min(count, sizeof(buf) - 1);
+
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (sscanf(buf, "%i %i", &code, &id) < 1 ||
+	    code > FIELD_MAX(IRDMA_AEQE_AECODE) || id >= BIT(19))
+		return -EINVAL;
+	sim_fault_queue_ae(sdev, code, id);
+	return count;
+}
+
+static const struct file_operations sim_raise_ae_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = sim_raise_ae_write,
+	.llseek = noop_llseek,
+};
+
+static ssize_t sim_reset_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	struct sim_dev *sdev = file->private_data;
+	bool doit;
+	int err;
+
+	err = kstrtobool_from_user(ubuf, count, &doit);
+	if (err)
+		return err;
+	if (doit)
+		sim_reset_schedule(sdev);
+	return count;
+}
+
+static const struct file_operations sim_reset_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = sim_reset_write,
+	.llseek = noop_llseek,
+};
+
+/**
+ * sim_debugfs_add - the function's knobs
+ * @sdev: the simulated function
+ */
+void sim_debugfs_add(struct sim_dev *sdev)
+{
+	struct sim_faults *f = &sdev->faults;
+	struct dentry *dir;
+
+	f->fail_op = -1;
+	f->delay_op = -1;
+	dir = debugfs_create_dir(dev_name(&sdev->dev), sim_debugfs_root);
+	debugfs_create_u32("fail_cqp_op", 0600, dir, (u32 *)&f->fail_op);
+	debugfs_create_u32("fail_cqp_count", 0600, dir, &f->fail_count);
+	debugfs_create_u32("delay_cqp_op", 0600, dir, (u32 *)&f->delay_op);
+	debugfs_create_u32("delay_cqp_ms", 0600, dir, &f->delay_ms);
+	debugfs_create_file("raise_ae", 0200, dir, sdev, &sim_raise_ae_fops);
+	debugfs_create_file("reset", 0200, dir, sdev, &sim_reset_fops);
+	debugfs_create_file("stats", 0400, dir, sdev, &sim_stats_fops);
+	sdev->debugfs = dir;
+}
+
+/**
+ * sim_debugfs_del - remove the function's knobs
+ * @sdev: the simulated function
+ */
+void sim_debugfs_del(struct sim_dev *sdev)
+{
+	debugfs_remove_recursive(sdev->debugfs);
+	sdev->debugfs = NULL;
+}
+
+/**
+ * sim_debugfs_init - the module's debugfs directory
+ */
+void sim_debugfs_init(void)
+{
+	sim_debugfs_root = debugfs_create_dir(SIM_DRV_NAME, NULL);
+}
+
+/**
+ * sim_debugfs_exit - remove the module's debugfs directory
+ */
+void sim_debugfs_exit(void)
+{
+	debugfs_remove_recursive(sim_debugfs_root);
+}
