@@ -305,7 +305,7 @@ static void irdma_cmd_init(struct irdma_cqp_wqe *cmd, enum irdma_cqp_opcode op)
  */
 void irdma_build_query_fpm(struct irdma_cqp_wqe *cmd, u8 fn_id, dma_addr_t buf)
 {
-	irdma_cmd_init(cmd, IRDMA_CQP_OP_QUERY_FPM_VAL);
+	irdma_cmd_init(cmd, IRDMA_CQPOP_QUERY_FPM_VAL);
 	cmd->q[2] = FIELD_PREP(IRDMA_CQPSQ_HMCFNID, fn_id);
 	cmd->q[4] = buf;
 }
@@ -318,7 +318,7 @@ void irdma_build_query_fpm(struct irdma_cqp_wqe *cmd, u8 fn_id, dma_addr_t buf)
  */
 void irdma_build_commit_fpm(struct irdma_cqp_wqe *cmd, u8 fn_id, dma_addr_t buf)
 {
-	irdma_cmd_init(cmd, IRDMA_CQP_OP_COMMIT_FPM_VAL);
+	irdma_cmd_init(cmd, IRDMA_CQPOP_COMMIT_FPM_VAL);
 	cmd->q[2] = FIELD_PREP(IRDMA_CQPSQ_HMCFNID, fn_id);
 	cmd->q[3] |= FIELD_PREP(IRDMA_CQPSQ_BUFSIZE, IRDMA_FPM_BUF_SIZE);
 	cmd->q[4] = buf;
@@ -340,7 +340,7 @@ void irdma_build_update_sds(struct irdma_cqp_wqe *cmd, u8 fn_id,
 {
 	u32 i;
 
-	irdma_cmd_init(cmd, IRDMA_CQP_OP_UPDATE_PE_SDS);
+	irdma_cmd_init(cmd, IRDMA_CQPOP_UPDATE_PE_SDS);
 	cmd->q[0] = cmds[0];
 	cmd->q[1] = data[0];
 	cmd->q[2] = FIELD_PREP(IRDMA_CQPSQ_HMCFNID, fn_id);
@@ -365,7 +365,7 @@ void irdma_build_update_sds(struct irdma_cqp_wqe *cmd, u8 fn_id,
  */
 void irdma_build_shmc_pages(struct irdma_cqp_wqe *cmd, u8 fn_id)
 {
-	irdma_cmd_init(cmd, IRDMA_CQP_OP_SHMC_PAGES_ALLOCATED);
+	irdma_cmd_init(cmd, IRDMA_CQPOP_SHMC_PAGES_ALLOCATED);
 	cmd->q[2] = FIELD_PREP(IRDMA_CQPSQ_HMCFNID, fn_id);
 }
 
@@ -378,7 +378,7 @@ void irdma_build_shmc_pages(struct irdma_cqp_wqe *cmd, u8 fn_id)
 void irdma_build_query_features(struct irdma_cqp_wqe *cmd, dma_addr_t buf,
 				u32 len)
 {
-	irdma_cmd_init(cmd, IRDMA_CQP_OP_QUERY_RDMA_FEATURES);
+	irdma_cmd_init(cmd, IRDMA_CQPOP_QUERY_RDMA_FEATURES);
 	cmd->q[3] |= FIELD_PREP(IRDMA_CQPSQ_BUFSIZE, len);
 	cmd->q[4] = buf;
 }
@@ -399,7 +399,7 @@ static u64 irdma_cq_hdr_fields(const struct irdma_cq_hw_info *info)
 void irdma_build_create_cq(struct irdma_cqp_wqe *cmd,
 			   const struct irdma_cq_hw_info *info)
 {
-	irdma_cmd_init(cmd, IRDMA_CQP_OP_CREATE_CQ);
+	irdma_cmd_init(cmd, IRDMA_CQPOP_CREATE_CQ);
 	cmd->q[0] = info->size;
 	cmd->q[1] = info->ctx;
 	cmd->q[2] = FIELD_PREP(IRDMA_CQPSQ_CQ_SHADOW_READ_THRESHOLD,
@@ -418,7 +418,7 @@ void irdma_build_create_cq(struct irdma_cqp_wqe *cmd,
 void irdma_build_destroy_cq(struct irdma_cqp_wqe *cmd,
 			    const struct irdma_cq_hw_info *info)
 {
-	irdma_cmd_init(cmd, IRDMA_CQP_OP_DESTROY_CQ);
+	irdma_cmd_init(cmd, IRDMA_CQPOP_DESTROY_CQ);
 	cmd->q[0] = info->size;
 	cmd->q[1] = info->ctx;
 	cmd->q[3] |= irdma_cq_hdr_fields(info);
@@ -436,7 +436,7 @@ void irdma_build_destroy_cq(struct irdma_cqp_wqe *cmd,
 void irdma_build_create_ceq(struct irdma_cqp_wqe *cmd, u32 id, u32 size,
 			    dma_addr_t ring, u16 vsi)
 {
-	irdma_cmd_init(cmd, IRDMA_CQP_OP_CREATE_CEQ);
+	irdma_cmd_init(cmd, IRDMA_CQPOP_CREATE_CEQ);
 	cmd->q[2] = size;
 	cmd->q[3] |= FIELD_PREP(IRDMA_CQPSQ_CEQ_CEQID, id);
 	cmd->q[4] = ring;
@@ -451,7 +451,7 @@ void irdma_build_create_ceq(struct irdma_cqp_wqe *cmd, u32 id, u32 size,
  */
 void irdma_build_destroy_ceq(struct irdma_cqp_wqe *cmd, u32 id, u32 size)
 {
-	irdma_cmd_init(cmd, IRDMA_CQP_OP_DESTROY_CEQ);
+	irdma_cmd_init(cmd, IRDMA_CQPOP_DESTROY_CEQ);
 	cmd->q[2] = size;
 	cmd->q[3] |= FIELD_PREP(IRDMA_CQPSQ_CEQ_CEQID, id);
 }
@@ -465,7 +465,7 @@ void irdma_build_destroy_ceq(struct irdma_cqp_wqe *cmd, u32 id, u32 size)
 void irdma_build_create_aeq(struct irdma_cqp_wqe *cmd, u32 size,
 			    dma_addr_t ring)
 {
-	irdma_cmd_init(cmd, IRDMA_CQP_OP_CREATE_AEQ);
+	irdma_cmd_init(cmd, IRDMA_CQPOP_CREATE_AEQ);
 	cmd->q[2] = size;
 	cmd->q[4] = ring;
 }
@@ -477,6 +477,6 @@ void irdma_build_create_aeq(struct irdma_cqp_wqe *cmd, u32 size,
  */
 void irdma_build_destroy_aeq(struct irdma_cqp_wqe *cmd, u32 size)
 {
-	irdma_cmd_init(cmd, IRDMA_CQP_OP_DESTROY_AEQ);
+	irdma_cmd_init(cmd, IRDMA_CQPOP_DESTROY_AEQ);
 	cmd->q[2] = size;
 }

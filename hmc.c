@@ -70,13 +70,18 @@ static void irdma_hmc_set_counts(struct irdma_fn *fn, u32 qps, u32 mrs,
 	o[IRDMA_HMC_PBLE].cnt = pbles;
 }
 
-/*
+/**
+ * irdma_hmc_size - choose the object counts to commit
+ * @fn: the function, with the hardware's limits from QUERY_FPM_VAL
+ *
  * Fit the objects into max_sds segments: the QP count the profile wants
  * (at most what the hardware has, a power of two), every MR and PBLE the
  * hardware has; shrink until the estimate fits. What a shrunk plan leaves
  * over goes to PBLEs.
+ *
+ * Return: 0, or -EINVAL when nothing fits.
  */
-static int irdma_hmc_size(struct irdma_fn *fn)
+int irdma_hmc_size(struct irdma_fn *fn)
 {
 	struct irdma_hmc_objinfo *o = fn->hmc.obj;
 	struct irdma_hmc *hmc = &fn->hmc;

@@ -295,6 +295,7 @@ static inline void irdma_wr32(struct irdma_fn *fn, u32 reg, u32 val)
 int irdma_dma_alloc(struct irdma_fn *fn, struct irdma_dma_mem *mem,
 		    size_t size, gfp_t gfp);
 void irdma_dma_free(struct irdma_fn *fn, struct irdma_dma_mem *mem);
+int irdma_dma_outstanding(void);
 
 /* hw.c */
 struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res);
@@ -358,6 +359,7 @@ void irdma_build_create_aeq(struct irdma_cqp_wqe *cmd, u32 size,
 void irdma_build_destroy_aeq(struct irdma_cqp_wqe *cmd, u32 size);
 
 /* hmc.c */
+int irdma_hmc_size(struct irdma_fn *fn);
 int irdma_hmc_setup(struct irdma_fn *fn);
 void irdma_hmc_teardown(struct irdma_fn *fn);
 

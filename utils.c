@@ -27,6 +27,21 @@ struct irdma_cqp_request {
 	bool flushed;
 };
 
+/* Coherent DMA blocks the driver holds, all functions together. */
+static atomic_t irdma_dma_blocks = ATOMIC_INIT(0);
+
+/**
+ * irdma_dma_outstanding - coherent DMA blocks the driver holds
+ *
+ * For tests: after a function is gone, the count is back where it was.
+ *
+ * Return: the number of blocks.
+ */
+int irdma_dma_outstanding(void)
+{
+	return atomic_read(&irdma_dma_blocks);
+}
+
 /**
  * irdma_dma_alloc - allocate zeroed coherent DMA memory
  * @fn: the function
@@ -43,6 +58,7 @@ int irdma_dma_alloc(struct irdma_fn *fn, struct irdma_dma_mem *mem,
 	if (!mem->va)
 		return -ENOMEM;
 	mem->size = size;
+	atomic_inc(&irdma_dma_blocks);
 	return 0;
 }
 
@@ -57,6 +73,7 @@ void irdma_dma_free(struct irdma_fn *fn, struct irdma_dma_mem *mem)
 		return;
 	dma_free_coherent(fn->res.dev, mem->size, mem->va, mem->pa);
 	mem->va = NULL;
+	atomic_dec(&irdma_dma_blocks);
 }
 
 /* Before the CCQ: the command is done when CQPTAIL moves. */

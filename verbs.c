@@ -22,19 +22,19 @@
 enum ib_wc_status irdma_flush_err_to_ib_wc_status(enum irdma_flush_opcode opcode)
 {
 	static const enum ib_wc_status status[] = {
-		[FLUSH_GENERAL_ERR] = IB_WC_WR_FLUSH_ERR,
-		[FLUSH_PROT_ERR] = IB_WC_LOC_PROT_ERR,
-		[FLUSH_REM_ACCESS_ERR] = IB_WC_REM_ACCESS_ERR,
-		[FLUSH_LOC_QP_OP_ERR] = IB_WC_LOC_QP_OP_ERR,
-		[FLUSH_REM_OP_ERR] = IB_WC_REM_OP_ERR,
-		[FLUSH_LOC_LEN_ERR] = IB_WC_LOC_LEN_ERR,
-		[FLUSH_FATAL_ERR] = IB_WC_FATAL_ERR,
-		[FLUSH_RETRY_EXC_ERR] = IB_WC_RETRY_EXC_ERR,
-		[FLUSH_MW_BIND_ERR] = IB_WC_MW_BIND_ERR,
-		[FLUSH_REM_INV_REQ_ERR] = IB_WC_REM_INV_REQ_ERR,
+		[IRDMA_FLUSH_GENERAL_ERR] = IB_WC_WR_FLUSH_ERR,
+		[IRDMA_FLUSH_PROT_ERR] = IB_WC_LOC_PROT_ERR,
+		[IRDMA_FLUSH_REM_ACCESS_ERR] = IB_WC_REM_ACCESS_ERR,
+		[IRDMA_FLUSH_LOC_QP_OP_ERR] = IB_WC_LOC_QP_OP_ERR,
+		[IRDMA_FLUSH_REM_OP_ERR] = IB_WC_REM_OP_ERR,
+		[IRDMA_FLUSH_LOC_LEN_ERR] = IB_WC_LOC_LEN_ERR,
+		[IRDMA_FLUSH_FATAL_ERR] = IB_WC_FATAL_ERR,
+		[IRDMA_FLUSH_RETRY_EXC_ERR] = IB_WC_RETRY_EXC_ERR,
+		[IRDMA_FLUSH_MW_BIND_ERR] = IB_WC_MW_BIND_ERR,
+		[IRDMA_FLUSH_REM_INV_REQ_ERR] = IB_WC_REM_INV_REQ_ERR,
 	};
 
-	if (opcode == FLUSH_INVALID || opcode >= ARRAY_SIZE(status))
+	if (opcode == IRDMA_FLUSH_INVALID || opcode >= ARRAY_SIZE(status))
 		return IB_WC_FATAL_ERR;
 	return status[opcode];
 }
@@ -50,18 +50,24 @@ enum ib_wc_status irdma_flush_err_to_ib_wc_status(enum irdma_flush_opcode opcode
  */
 u16 irdma_get_mr_access(int access)
 {
-	u16 rights = IRDMA_ACCESS_FLAGS_LOCALREAD;
+	static const struct {
+		int ib;
+		u16 rights;
+	} map[] = {
+		{ IB_ACCESS_LOCAL_WRITE, IRDMA_MR_RIGHT_LOCAL_WRITE },
+		{ IB_ACCESS_REMOTE_READ,
+		  IRDMA_MR_RIGHT_REMOTE_READ | IRDMA_MR_RIGHT_LOCAL_READ },
+		{ IB_ACCESS_REMOTE_WRITE,
+		  IRDMA_MR_RIGHT_REMOTE_WRITE | IRDMA_MR_RIGHT_LOCAL_WRITE },
+		{ IB_ACCESS_MW_BIND, IRDMA_MR_RIGHT_BIND_WINDOW },
+		{ IB_ZERO_BASED, IRDMA_MR_RIGHT_ZERO_BASED },
+	};
+	u16 rights = IRDMA_MR_RIGHT_LOCAL_READ;
+	int i;
 
-	if (access & IB_ACCESS_LOCAL_WRITE)
-		rights |= IRDMA_ACCESS_FLAGS_LOCALWRITE;
-	if (access & IB_ACCESS_REMOTE_WRITE)
-		rights |= IRDMA_ACCESS_FLAGS_REMOTEWRITE;
-	if (access & IB_ACCESS_REMOTE_READ)
-		rights |= IRDMA_ACCESS_FLAGS_REMOTEREAD;
-	if (access & IB_ACCESS_MW_BIND)
-		rights |= IRDMA_ACCESS_FLAGS_BIND_WINDOW;
-	if (access & IB_ZERO_BASED)
-		rights |= IRDMA_ACCESS_FLAGS_ZERO_BASED;
+	for (i = 0; i < ARRAY_SIZE(map); i++)
+		if (access & map[i].ib)
+			rights |= map[i].rights;
 	return rights;
 }
 
@@ -147,7 +153,7 @@ static int irdma_query_port(struct ib_device *ibdev, u32 port,
 		props->phys_state = IB_PORT_PHYS_STATE_DISABLED;
 	}
 	ib_get_eth_speed(ibdev, port, &props->active_speed, &props->active_width);
-	if (rdma_protocol_roce(ibdev, 1)) {
+	if (to_iwdev(ibdev)->fn.res.protocol == IRDMA_PROTOCOL_ROCEV2) {
 		props->gid_tbl_len = IRDMA_ROCE_GID_TBL_SZ;
 		props->ip_gids = true;
 		props->pkey_tbl_len = IRDMA_PKEY_TBL_SZ;
@@ -160,33 +166,23 @@ static int irdma_query_port(struct ib_device *ibdev, u32 port,
 	return 0;
 }
 
-static int irdma_roce_port_immutable(struct ib_device *ibdev, u32 port,
-				     struct ib_port_immutable *immutable)
+/* What never changes about the port: fixed by the protocol. */
+static int irdma_get_port_immutable(struct ib_device *ibdev, u32 port,
+				    struct ib_port_immutable *immutable)
 {
-	struct ib_port_attr attr;
-	int err;
-
-	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
-	err = ib_query_port(ibdev, port, &attr);
-	if (err)
-		return err;
-	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
-	immutable->pkey_tbl_len = attr.pkey_tbl_len;
-	immutable->gid_tbl_len = attr.gid_tbl_len;
-	return 0;
-}
-
-static int irdma_iw_port_immutable(struct ib_device *ibdev, u32 port,
-				   struct ib_port_immutable *immutable)
-{
-	struct ib_port_attr attr;
-	int err;
-
-	immutable->core_cap_flags = RDMA_CORE_PORT_IWARP;
-	err = ib_query_port(ibdev, port, &attr);
-	if (err)
-		return err;
-	immutable->gid_tbl_len = attr.gid_tbl_len;
+	if (to_iwdev(ibdev)->fn.res.protocol == IRDMA_PROTOCOL_IWARP) {
+		*immutable = (struct ib_port_immutable) {
+			.core_cap_flags = RDMA_CORE_PORT_IWARP,
+			.gid_tbl_len = 1,
+		};
+	} else {
+		*immutable = (struct ib_port_immutable) {
+			.core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP,
+			.gid_tbl_len = IRDMA_ROCE_GID_TBL_SZ,
+			.pkey_tbl_len = IRDMA_PKEY_TBL_SZ,
+			.max_mad_size = IB_MGMT_MAD_SIZE,
+		};
+	}
 	return 0;
 }
 
@@ -219,9 +215,10 @@ static int irdma_query_gid(struct ib_device *ibdev, u32 port, int index,
 static int irdma_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
 			    u16 *pkey)
 {
-	if (index >= IRDMA_PKEY_TBL_SZ)
+	/* A one-entry table holding the full-membership default. */
+	if (index)
 		return -EINVAL;
-	*pkey = IRDMA_DEFAULT_PKEY;
+	*pkey = IB_DEFAULT_PKEY_FULL;
 	return 0;
 }
 
@@ -514,17 +511,16 @@ static void irdma_ib_dealloc_device(struct ib_device *ibdev)
 	ida_destroy(&fn->pd_ids);
 }
 
+/* What RoCEv2 and iWARP ports answer differently. */
 static const struct ib_device_ops irdma_roce_dev_ops = {
-	.get_link_layer = irdma_get_link_layer,
-	.get_port_immutable = irdma_roce_port_immutable,
-	.modify_qp = irdma_modify_qp,
 	.query_pkey = irdma_query_pkey,
+	.get_link_layer = irdma_get_link_layer,
+	.modify_qp = irdma_modify_qp,
 };
 
 static const struct ib_device_ops irdma_iw_dev_ops = {
-	.get_port_immutable = irdma_iw_port_immutable,
-	.modify_qp = irdma_modify_qp,
 	.query_gid = irdma_query_gid,
+	.modify_qp = irdma_modify_qp,
 };
 
 static const struct ib_device_ops irdma_dev_ops = {
@@ -532,33 +528,45 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.driver_id = RDMA_DRIVER_IRDMA,
 	.uverbs_abi_ver = IRDMA_ABI_VER,
 
-	.alloc_pd = irdma_alloc_pd,
-	.alloc_ucontext = irdma_alloc_ucontext,
-	.create_cq = irdma_create_cq,
-	.create_qp = irdma_create_qp,
-	.dealloc_driver = irdma_ib_dealloc_device,
-	.dealloc_pd = irdma_dealloc_pd,
-	.dealloc_ucontext = irdma_dealloc_ucontext,
-	.dereg_mr = irdma_dereg_mr,
-	.destroy_cq = irdma_destroy_cq,
-	.destroy_qp = irdma_destroy_qp,
-	.disassociate_ucontext = irdma_disassociate_ucontext,
-	.get_dev_fw_str = irdma_get_dev_fw_str,
-	.get_dma_mr = irdma_get_dma_mr,
-	.mmap = irdma_mmap,
-	.mmap_free = irdma_mmap_free,
-	.poll_cq = irdma_poll_cq,
-	.post_recv = irdma_post_recv,
-	.post_send = irdma_post_send,
+	/* the device and its port */
 	.query_device = irdma_query_device,
 	.query_port = irdma_query_port,
-	.reg_user_mr = irdma_reg_user_mr,
+	.get_port_immutable = irdma_get_port_immutable,
+	.get_dev_fw_str = irdma_get_dev_fw_str,
+	.dealloc_driver = irdma_ib_dealloc_device,
+
+	/* user contexts and their mappings */
+	.alloc_ucontext = irdma_alloc_ucontext,
+	.dealloc_ucontext = irdma_dealloc_ucontext,
+	.disassociate_ucontext = irdma_disassociate_ucontext,
+	.mmap = irdma_mmap,
+	.mmap_free = irdma_mmap_free,
+
+	/* protection domains */
+	.alloc_pd = irdma_alloc_pd,
+	.dealloc_pd = irdma_dealloc_pd,
+
+	/* completion queues */
+	.create_cq = irdma_create_cq,
+	.destroy_cq = irdma_destroy_cq,
+	.poll_cq = irdma_poll_cq,
 	.req_notify_cq = irdma_req_notify_cq,
 
-	INIT_RDMA_OBJ_SIZE(ib_cq, irdma_cq, ibcq),
-	INIT_RDMA_OBJ_SIZE(ib_pd, irdma_pd, ibpd),
-	INIT_RDMA_OBJ_SIZE(ib_qp, irdma_qp, ibqp),
+	/* queue pairs and their work */
+	.create_qp = irdma_create_qp,
+	.destroy_qp = irdma_destroy_qp,
+	.post_send = irdma_post_send,
+	.post_recv = irdma_post_recv,
+
+	/* memory */
+	.get_dma_mr = irdma_get_dma_mr,
+	.reg_user_mr = irdma_reg_user_mr,
+	.dereg_mr = irdma_dereg_mr,
+
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, irdma_ucontext, ibucontext),
+	INIT_RDMA_OBJ_SIZE(ib_pd, irdma_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_cq, irdma_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_qp, irdma_qp, ibqp),
 };
 
 static void irdma_init_roce_device(struct irdma_device *iwdev)

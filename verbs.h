@@ -10,7 +10,6 @@
 #include "main.h"
 
 #define IRDMA_PKEY_TBL_SZ		1
-#define IRDMA_DEFAULT_PKEY		0xffff
 #define IRDMA_ROCE_GID_TBL_SZ		32
 #define IRDMA_MAX_PDS			262144
 #define IRDMA_MAX_MR_SIZE		0x200000000000ULL

@@ -10,16 +10,16 @@
 static void irdma_cqp_hdr_test(struct kunit *test)
 {
 	/* Opcode in bits 37:32, valid bit 63. */
-	KUNIT_EXPECT_EQ(test, irdma_cqp_wqe_hdr(IRDMA_CQP_OP_CREATE_QP, false),
+	KUNIT_EXPECT_EQ(test, irdma_cqp_wqe_hdr(IRDMA_CQPOP_CREATE_QP, false),
 			0x0ULL);
-	KUNIT_EXPECT_EQ(test, irdma_cqp_wqe_hdr(IRDMA_CQP_OP_CREATE_QP, true),
+	KUNIT_EXPECT_EQ(test, irdma_cqp_wqe_hdr(IRDMA_CQPOP_CREATE_QP, true),
 			0x8000000000000000ULL);
 	KUNIT_EXPECT_EQ(test,
-			irdma_cqp_wqe_hdr(IRDMA_CQP_OP_COMMIT_FPM_VAL, true),
+			irdma_cqp_wqe_hdr(IRDMA_CQPOP_COMMIT_FPM_VAL, true),
 			0x8000002100000000ULL);
-	KUNIT_EXPECT_EQ(test, irdma_cqp_wqe_hdr(IRDMA_CQP_OP_NOP, false),
+	KUNIT_EXPECT_EQ(test, irdma_cqp_wqe_hdr(IRDMA_CQPOP_NOP, false),
 			0x0000002400000000ULL);
-	KUNIT_EXPECT_EQ(test, irdma_cqp_wqe_hdr(IRDMA_CQP_OP_UP_MAP, true),
+	KUNIT_EXPECT_EQ(test, irdma_cqp_wqe_hdr(IRDMA_CQPOP_UP_MAP, true),
 			0x8000002f00000000ULL);
 }
 
@@ -30,7 +30,7 @@ static void irdma_cqp_set_hdr_test(struct kunit *test)
 	int i;
 
 	memset(wqe, 0xa5, sizeof(wqe));
-	irdma_cqp_wqe_set_hdr(wqe, irdma_cqp_wqe_hdr(IRDMA_CQP_OP_QUERY_FPM_VAL,
+	irdma_cqp_wqe_set_hdr(wqe, irdma_cqp_wqe_hdr(IRDMA_CQPOP_QUERY_FPM_VAL,
 						     true));
 
 	/* Little-endian quadword at byte 24: opcode 0x20 in byte 28. */
@@ -94,7 +94,116 @@ static void irdma_addr_order_test(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, back, wire, sizeof(wire));
 }
 
+static void irdma_build_fpm_test(struct kunit *test)
+{
+	struct irdma_cqp_wqe cmd;
+
+	irdma_build_query_fpm(&cmd, 5, 0x12345000);
+	KUNIT_EXPECT_EQ(test, cmd.q[2], 5ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x0000002000000000ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[4], 0x12345000ULL);
+	KUNIT_EXPECT_EQ(test, cmd.ext_len, 0);
+
+	/* Commit carries the buffer size, 176, in the header. */
+	irdma_build_commit_fpm(&cmd, 63, 0x80);
+	KUNIT_EXPECT_EQ(test, cmd.q[2], 63ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x00000021000000b0ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[4], 0x80ULL);
+}
+
+static void irdma_build_update_sds_test(struct kunit *test)
+{
+	const u64 cmds[5] = { 0x80008000, 0x80008001, 0x80008002, 0x80008003,
+			      0x80008004 };
+	const u64 data[5] = { 0x200803, 0x400803, 0x600803, 0x800803, 0xa00802 };
+	struct irdma_cqp_wqe cmd;
+
+	/* Three entries in the WQE (the first with no valid bit), two aside. */
+	irdma_build_update_sds(&cmd, 2, cmds, data, 5);
+	KUNIT_EXPECT_EQ(test, cmd.q[0], 0x80008000ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[1], 0x200803ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[2], 2ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x0000001f00000002ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[4], 0x8000000080008001ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[5], 0x400803ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[6], 0x8000000080008002ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[7], 0x600803ULL);
+	KUNIT_EXPECT_EQ(test, cmd.ext_len, 32);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(cmd.ext[0]), 0x80008003ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(cmd.ext[1]), 0x800803ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(cmd.ext[2]), 0x80008004ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(cmd.ext[3]), 0xa00802ULL);
+
+	/* One entry: nothing aside, no count. */
+	irdma_build_update_sds(&cmd, 0, cmds, data, 1);
+	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x0000001f00000000ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[4], 0ULL);
+	KUNIT_EXPECT_EQ(test, cmd.ext_len, 0);
+}
+
+static void irdma_build_cq_test(struct kunit *test)
+{
+	const struct irdma_cq_hw_info info = {
+		.id = 5, .size = 256, .ctx = 0x1234, .ring_pa = 0x10000,
+		.shadow_pa = 0x20000, .ceq_id = 3, .ceq_valid = true,
+		.ceqe_mask = true, .shadow_threshold = 16, .vsi = 7,
+	};
+	struct irdma_cqp_wqe cmd;
+
+	/* CEQIDVALID 49, ENCEQEMASK 48, CHKOVERFLOW 46, CEQ 3 at 22, CQ 5. */
+	irdma_build_create_cq(&cmd, &info);
+	KUNIT_EXPECT_EQ(test, cmd.q[0], 256ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[1], 0x1234ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[2], 16ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x0003400300c00005ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[4], 0x10000ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[5], 0x20000ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[6], 0ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[7], 0x700ULL);
+
+	/* Destroy: no overflow check, no threshold, no ring. */
+	irdma_build_destroy_cq(&cmd, &info);
+	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x0003000500c00005ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[2], 0ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[4], 0ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[5], 0x20000ULL);
+}
+
+static void irdma_build_eq_test(struct kunit *test)
+{
+	struct irdma_cqp_wqe cmd;
+
+	irdma_build_create_ceq(&cmd, 9, 8192, 0x300000, 4);
+	KUNIT_EXPECT_EQ(test, cmd.q[2], 8192ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x0000001600000009ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[4], 0x300000ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[7], 0x400ULL);
+
+	irdma_build_destroy_ceq(&cmd, 9, 8192);
+	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x0000001800000009ULL);
+
+	irdma_build_create_aeq(&cmd, 12288, 0x400000);
+	KUNIT_EXPECT_EQ(test, cmd.q[2], 12288ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x0000001900000000ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[4], 0x400000ULL);
+
+	irdma_build_destroy_aeq(&cmd, 12288);
+	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x0000001b00000000ULL);
+
+	irdma_build_query_features(&cmd, 0x5000, 216);
+	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x00000012000000d8ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[4], 0x5000ULL);
+
+	irdma_build_shmc_pages(&cmd, 1);
+	KUNIT_EXPECT_EQ(test, cmd.q[2], 1ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x0000002b00000000ULL);
+}
+
 static struct kunit_case irdma_ctrl_cases[] = {
+	KUNIT_CASE(irdma_build_fpm_test),
+	KUNIT_CASE(irdma_build_update_sds_test),
+	KUNIT_CASE(irdma_build_cq_test),
+	KUNIT_CASE(irdma_build_eq_test),
 	KUNIT_CASE(irdma_cqp_hdr_test),
 	KUNIT_CASE(irdma_cqp_set_hdr_test),
 	KUNIT_CASE(irdma_uk_attrs_test),

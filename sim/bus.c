@@ -228,6 +228,76 @@ static void sim_dev_destroy(struct sim_dev *sdev)
 	device_unregister(&sdev->dev);
 }
 
+/**
+ * irdma_sim_add - create a simulated function
+ * @id: its number
+ * @roce: RoCEv2 personality (else iWARP)
+ *
+ * Return: 0, -EEXIST, -ERANGE or another negative errno.
+ */
+int irdma_sim_add(u32 id, bool roce)
+{
+	int err;
+
+	mutex_lock(&sim_devs_lock);
+	err = sim_dev_create(id, roce);
+	mutex_unlock(&sim_devs_lock);
+	return err;
+}
+
+/**
+ * irdma_sim_del - remove a simulated function
+ * @id: its number
+ *
+ * Return: 0 or -ENOENT.
+ */
+int irdma_sim_del(u32 id)
+{
+	struct sim_dev *sdev;
+
+	mutex_lock(&sim_devs_lock);
+	sdev = sim_dev_find(id);
+	if (sdev)
+		sim_dev_destroy(sdev);
+	mutex_unlock(&sim_devs_lock);
+	return sdev ? 0 : -ENOENT;
+}
+
+/**
+ * irdma_sim_adev - the auxiliary device of a simulated function
+ * @id: its number
+ *
+ * Return: the device, or NULL. Valid until the function is removed.
+ */
+struct auxiliary_device *irdma_sim_adev(u32 id)
+{
+	struct sim_dev *sdev;
+
+	mutex_lock(&sim_devs_lock);
+	sdev = sim_dev_find(id);
+	mutex_unlock(&sim_devs_lock);
+	return sdev && sdev->sadev ? &sdev->sadev->adev : NULL;
+}
+
+/**
+ * irdma_sim_fail_cqp_op - fail the next executions of a CQP opcode
+ * @id: the function's number
+ * @opcode: the opcode
+ * @count: how many times
+ */
+void irdma_sim_fail_cqp_op(u32 id, u8 opcode, u32 count)
+{
+	struct sim_dev *sdev;
+
+	mutex_lock(&sim_devs_lock);
+	sdev = sim_dev_find(id);
+	if (sdev) {
+		WRITE_ONCE(sdev->faults.fail_count, count);
+		WRITE_ONCE(sdev->faults.fail_op, opcode);
+	}
+	mutex_unlock(&sim_devs_lock);
+}
+
 static ssize_t new_device_store(const struct bus_type *bus, const char *buf,
 				size_t count)
 {
@@ -241,9 +311,7 @@ static ssize_t new_device_store(const struct bus_type *bus, const char *buf,
 	if (strcmp(kind, "roce") && strcmp(kind, "iwarp"))
 		return -EINVAL;
 
-	mutex_lock(&sim_devs_lock);
-	err = sim_dev_create(id, !strcmp(kind, "roce"));
-	mutex_unlock(&sim_devs_lock);
+	err = irdma_sim_add(id, !strcmp(kind, "roce"));
 	return err ? err : count;
 }
 static BUS_ATTR_WO(new_device);
@@ -251,20 +319,12 @@ static BUS_ATTR_WO(new_device);
 static ssize_t del_device_store(const struct bus_type *bus, const char *buf,
 				size_t count)
 {
-	struct sim_dev *sdev;
 	unsigned int id;
-	int err = 0;
+	int err;
 
 	if (kstrtouint(buf, 0, &id))
 		return -EINVAL;
-
-	mutex_lock(&sim_devs_lock);
-	sdev = sim_dev_find(id);
-	if (sdev)
-		sim_dev_destroy(sdev);
-	else
-		err = -ENOENT;
-	mutex_unlock(&sim_devs_lock);
+	err = irdma_sim_del(id);
 	return err ? err : count;
 }
 static BUS_ATTR_WO(del_device);

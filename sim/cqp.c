@@ -143,37 +143,37 @@ static void sim_cqp_execute(struct sim_dev *sdev, const __le64 *wqe,
 		return;
 
 	switch (op) {
-	case IRDMA_CQP_OP_NOP:
-	case IRDMA_CQP_OP_SHMC_PAGES_ALLOCATED:
+	case IRDMA_CQPOP_NOP:
+	case IRDMA_CQPOP_SHMC_PAGES_ALLOCATED:
 		break;
-	case IRDMA_CQP_OP_QUERY_FPM_VAL:
+	case IRDMA_CQPOP_QUERY_FPM_VAL:
 		sim_hmc_query(sdev, wqe, res);
 		break;
-	case IRDMA_CQP_OP_COMMIT_FPM_VAL:
+	case IRDMA_CQPOP_COMMIT_FPM_VAL:
 		sim_hmc_commit(sdev, wqe, res);
 		break;
-	case IRDMA_CQP_OP_UPDATE_PE_SDS:
+	case IRDMA_CQPOP_UPDATE_PE_SDS:
 		sim_hmc_update_sds(sdev, wqe, res);
 		break;
-	case IRDMA_CQP_OP_QUERY_RDMA_FEATURES:
+	case IRDMA_CQPOP_QUERY_RDMA_FEATURES:
 		sim_cqp_features(sdev, wqe, res);
 		break;
-	case IRDMA_CQP_OP_CREATE_CQ:
+	case IRDMA_CQPOP_CREATE_CQ:
 		sim_cq_create(sdev, wqe, res);
 		break;
-	case IRDMA_CQP_OP_DESTROY_CQ:
+	case IRDMA_CQPOP_DESTROY_CQ:
 		sim_cq_destroy(sdev, wqe, res);
 		break;
-	case IRDMA_CQP_OP_CREATE_CEQ:
+	case IRDMA_CQPOP_CREATE_CEQ:
 		sim_ceq_create(sdev, wqe, res);
 		break;
-	case IRDMA_CQP_OP_DESTROY_CEQ:
+	case IRDMA_CQPOP_DESTROY_CEQ:
 		sim_ceq_destroy(sdev, wqe, res);
 		break;
-	case IRDMA_CQP_OP_CREATE_AEQ:
+	case IRDMA_CQPOP_CREATE_AEQ:
 		sim_aeq_create(sdev, wqe, res);
 		break;
-	case IRDMA_CQP_OP_DESTROY_AEQ:
+	case IRDMA_CQPOP_DESTROY_AEQ:
 		sim_aeq_destroy(sdev, wqe, res);
 		break;
 	default:

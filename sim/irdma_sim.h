@@ -56,4 +56,13 @@ struct irdma_sim_adev {
 	void (*request_reset)(struct irdma_sim_adev *sadev);
 };
 
+/*
+ * For in-kernel tests (KUnit) with the simulator built in: what
+ * new_device, del_device and the fault knobs do from user space.
+ */
+int irdma_sim_add(u32 id, bool roce);
+int irdma_sim_del(u32 id);
+struct auxiliary_device *irdma_sim_adev(u32 id);
+void irdma_sim_fail_cqp_op(u32 id, u8 opcode, u32 count);
+
 #endif /* IRDMA_SIM_H */
