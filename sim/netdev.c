@@ -4,6 +4,7 @@
  * its link state is the port state the driver reports.
  */
 #include <linux/etherdevice.h>
+#include <linux/ethtool.h>
 #include <linux/netdevice.h>
 
 #include "sim.h"
@@ -28,6 +29,31 @@ static int sim_netdev_stop(struct net_device *ndev)
 	netif_carrier_off(ndev);
 	return 0;
 }
+
+/* An E810-C for QSFP: 100 Gb/s over one QSFP28 port. */
+static int sim_get_link_ksettings(struct net_device *ndev,
+				  struct ethtool_link_ksettings *ks)
+{
+	ethtool_link_ksettings_zero_link_mode(ks, supported);
+	ethtool_link_ksettings_add_link_mode(ks, supported, 100000baseCR4_Full);
+	ethtool_link_ksettings_zero_link_mode(ks, advertising);
+	ethtool_link_ksettings_add_link_mode(ks, advertising, 100000baseCR4_Full);
+	ks->base.port = PORT_DA;
+	ks->base.autoneg = AUTONEG_DISABLE;
+	if (netif_carrier_ok(ndev)) {
+		ks->base.speed = SPEED_100000;
+		ks->base.duplex = DUPLEX_FULL;
+	} else {
+		ks->base.speed = SPEED_UNKNOWN;
+		ks->base.duplex = DUPLEX_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct ethtool_ops sim_ethtool_ops = {
+	.get_link = ethtool_op_get_link,
+	.get_link_ksettings = sim_get_link_ksettings,
+};
 
 static const struct net_device_ops sim_netdev_ops = {
 	.ndo_open = sim_netdev_open,
@@ -58,6 +84,7 @@ int sim_netdev_create(struct sim_dev *sdev)
 
 	snprintf(ndev->name, IFNAMSIZ, "simeth%u", sdev->id);
 	ndev->netdev_ops = &sim_netdev_ops;
+	ndev->ethtool_ops = &sim_ethtool_ops;
 	ndev->min_mtu = ETH_MIN_MTU;
 	ndev->max_mtu = 9702;	/* the E810's largest frame less headers */
 	eth_hw_addr_set(ndev, mac);

@@ -22,6 +22,8 @@ expect_eq "max_qp_wr" "$(devinfo_field irdma0 max_qp_wr)" 4063
 expect_eq "max_pkeys" "$(devinfo_field irdma0 max_pkeys)" 1
 expect_eq "port state up" "$(devinfo_field irdma0 state)" PORT_ACTIVE
 expect_eq "rdma link" "$(rdma link show irdma0/1 | grep -o 'netdev [a-z0-9]*')" "netdev simeth0"
+expect_eq "port speed (100 Gb/s: 4X EDR)" "$(ibv_devinfo -v -d irdma0 | awk '$1 == "active_speed:" { print $2 }')" 25.0
+expect_eq "port width" "$(devinfo_field irdma0 active_width)" 4X
 expect_eq "node GUID from the MAC" "$(cat /sys/class/infiniband/irdma0/node_guid)" 001b:21ff:fe00:0000
 
 # Port state follows the netdev; the event reaches user space.
