@@ -34,10 +34,6 @@ static int sim_netdev_stop(struct net_device *ndev)
 static int sim_get_link_ksettings(struct net_device *ndev,
 				  struct ethtool_link_ksettings *ks)
 {
-	ethtool_link_ksettings_zero_link_mode(ks, supported);
-	ethtool_link_ksettings_add_link_mode(ks, supported, 100000baseCR4_Full);
-	ethtool_link_ksettings_zero_link_mode(ks, advertising);
-	ethtool_link_ksettings_add_link_mode(ks, advertising, 100000baseCR4_Full);
 	ks->base.port = PORT_DA;
 	ks->base.autoneg = AUTONEG_DISABLE;
 	if (netif_carrier_ok(ndev)) {
