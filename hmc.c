@@ -170,7 +170,7 @@ static int irdma_hmc_query(struct irdma_fn *fn)
 	for (i = 0; i < IRDMA_HMC_OBJ_COUNT; i++) {
 		if (i == IRDMA_HMC_RSRVD || i == IRDMA_HMC_APBVT)
 			continue;
-		q = le64_to_cpu(buf[IRDMA_QUERY_FPM_QWORD(i)]);
+		q = le64_to_cpu(buf[irdma_fpm_query_qword(i)]);
 		o[i].max_cnt = FIELD_GET(IRDMA_QUERY_FPM_COUNT, q);
 		o[i].size = 1U << min_t(u32, FIELD_GET(IRDMA_QUERY_FPM_SIZE_SHIFT, q), 31);
 	}
@@ -182,13 +182,13 @@ static int irdma_hmc_query(struct irdma_fn *fn)
 
 	/* The free lists report a block size where others have a size. */
 	hmc->xf_block = FIELD_GET(IRDMA_QUERY_FPM_SIZE_SHIFT,
-				  le64_to_cpu(buf[IRDMA_QUERY_FPM_QWORD(IRDMA_HMC_XFFL)]));
+				  le64_to_cpu(buf[irdma_fpm_query_qword(IRDMA_HMC_XFFL)]));
 	hmc->q1_block = FIELD_GET(IRDMA_QUERY_FPM_SIZE_SHIFT,
-				  le64_to_cpu(buf[IRDMA_QUERY_FPM_QWORD(IRDMA_HMC_Q1FL)]));
+				  le64_to_cpu(buf[irdma_fpm_query_qword(IRDMA_HMC_Q1FL)]));
 	hmc->rrf_block = FIELD_GET(IRDMA_QUERY_FPM_SIZE_SHIFT,
-				   le64_to_cpu(buf[IRDMA_QUERY_FPM_QWORD(IRDMA_HMC_RRFFL)]));
+				   le64_to_cpu(buf[irdma_fpm_query_qword(IRDMA_HMC_RRFFL)]));
 	hmc->ooiscf_block = FIELD_GET(IRDMA_QUERY_FPM_SIZE_SHIFT,
-				      le64_to_cpu(buf[IRDMA_QUERY_FPM_QWORD(IRDMA_HMC_OOISCFFL)]));
+				      le64_to_cpu(buf[irdma_fpm_query_qword(IRDMA_HMC_OOISCFFL)]));
 	o[IRDMA_HMC_XFFL].size = IRDMA_FL_OBJ_SIZE;
 	o[IRDMA_HMC_Q1FL].size = IRDMA_FL_OBJ_SIZE;
 	o[IRDMA_HMC_RRFFL].size = IRDMA_FL_OBJ_SIZE;
@@ -216,8 +216,10 @@ static int irdma_hmc_commit(struct irdma_fn *fn)
 	u64 end = 0, q;
 	int err, i;
 
+	memset(buf, 0, IRDMA_FPM_BUF_SIZE);
 	for (i = 0; i < IRDMA_HMC_OBJ_COUNT; i++)
-		buf[i] = cpu_to_le64(i == IRDMA_HMC_APBVT ? 0 : o[i].cnt);
+		if (i != IRDMA_HMC_APBVT)
+			buf[irdma_fpm_commit_qword(i)] = cpu_to_le64(o[i].cnt);
 	irdma_build_commit_fpm(&cmd, fn->res.pf_id,
 			       fn->init_mem.pa + IRDMA_INIT_COMMIT_FPM);
 	err = irdma_cqp_exec(fn, &cmd, NULL);
@@ -227,7 +229,7 @@ static int irdma_hmc_commit(struct irdma_fn *fn)
 	for (i = 0; i < IRDMA_HMC_OBJ_COUNT; i++) {
 		if (i == IRDMA_HMC_RSRVD)
 			continue;
-		q = le64_to_cpu(buf[i]);
+		q = le64_to_cpu(buf[irdma_fpm_commit_qword(i)]);
 		o[i].base = FIELD_GET(IRDMA_COMMIT_FPM_BASE, q) * IRDMA_FPM_BASE_UNIT;
 		if (i == IRDMA_HMC_QP)
 			o[i].cnt = FIELD_GET(IRDMA_COMMIT_FPM_QPCNT, q);

@@ -301,9 +301,25 @@ enum irdma_hmc_obj {
 	IRDMA_HMC_OBJ_COUNT
 };
 
-/* Query buffer qword of an object (commit buffer: the object's index). */
-#define IRDMA_QUERY_FPM_QWORD(obj)	((obj) + 1)
+/*
+ * Where each object's qword sits in the two FPM buffers. The query buffer
+ * opens with the segment qword and has no APBVT slot; both have the misc
+ * (query) or a reserved (commit) qword between the PBLEs and the RRFs.
+ */
 #define IRDMA_QUERY_FPM_MISC_QWORD	15
+
+static inline unsigned int irdma_fpm_query_qword(enum irdma_hmc_obj obj)
+{
+	if (obj < IRDMA_HMC_APBVT || obj > IRDMA_HMC_PBLE)
+		return obj + 1;
+	return obj;	/* APBVT has none: MR..PBLE close up */
+}
+
+static inline unsigned int irdma_fpm_commit_qword(enum irdma_hmc_obj obj)
+{
+	return obj > IRDMA_HMC_PBLE ? obj + 1 : obj;
+}
+
 #define IRDMA_APBVT_SIZE		8192
 #define IRDMA_FL_OBJ_SIZE		4	/* the free-list objects */
 #define IRDMA_PBLE_SIZE			8
@@ -336,6 +352,20 @@ enum irdma_hmc_obj {
 #define IRDMA_FW_VER_MAJOR		GENMASK_ULL(31, 16)
 #define IRDMA_FEATURE_FW_INFO		0
 #define IRDMA_FEATURE_HW_VERSION_INFO	1
+
+/* MANAGE_ARP: an entry of the ARP table; qword 1 reach max, 2 the MAC. */
+#define IRDMA_CQPSQ_ARP_INDEX		GENMASK_ULL(11, 0)	/* header */
+#define IRDMA_CQPSQ_ARP_ENTRYVALID	BIT_ULL(42)
+#define IRDMA_CQPSQ_ARP_PERMANENT	BIT_ULL(43)
+#define IRDMA_CQPSQ_ARP_QUERY		BIT_ULL(44)
+#define IRDMA_CQPSQ_ARP_MACADDR		GENMASK_ULL(47, 0)
+
+/* GATHER_STATS: the engine writes its counters to the buffer in qword 4. */
+#define IRDMA_STATS_BUF_SIZE		1024
+#define IRDMA_CQPSQ_STATS_INST_INDEX	GENMASK_ULL(6, 0)	/* header */
+#define IRDMA_CQPSQ_STATS_USE_HMC_FCN	BIT_ULL(60)
+#define IRDMA_CQPSQ_STATS_USE_INST	BIT_ULL(61)
+#define IRDMA_CQPSQ_STATS_ALLOC_INST	BIT_ULL(62)
 
 /* CQP completion error codes. */
 #define IRDMA_CQP_MAJ_NO_ERROR		0x0000

@@ -20,8 +20,8 @@
 #define IRDMA_PAGE_SIZE_CAP		(SZ_4K | SZ_2M | SZ_1G)
 #define IRDMA_FEATURE_RTS_AE		BIT_ULL(0)
 #define IRDMA_FEATURE_CQ_RESIZE		BIT_ULL(1)
-/* Objects of each kind the driver keeps for itself. */
-#define IRDMA_RSVD_PDS			1
+/* Objects of each kind the driver keeps for itself (PDs 1, 2: ILQ, IEQ). */
+#define IRDMA_RSVD_PDS			3
 #define IRDMA_RSVD_QPS			3
 #define IRDMA_RSVD_CQS			3
 #define IRDMA_RSVD_MRS			1

@@ -199,7 +199,30 @@ static void irdma_build_eq_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x0000002b00000000ULL);
 }
 
+static void irdma_fpm_slots_test(struct kunit *test)
+{
+	/* Query: byte 0x08 QP ... 0x28 ARP, 0x30 MR ... 0x70 PBLE, 0x80 RRF. */
+	KUNIT_EXPECT_EQ(test, irdma_fpm_query_qword(IRDMA_HMC_QP), 1);
+	KUNIT_EXPECT_EQ(test, irdma_fpm_query_qword(IRDMA_HMC_CQ), 2);
+	KUNIT_EXPECT_EQ(test, irdma_fpm_query_qword(IRDMA_HMC_ARP), 5);
+	KUNIT_EXPECT_EQ(test, irdma_fpm_query_qword(IRDMA_HMC_MR), 6);
+	KUNIT_EXPECT_EQ(test, irdma_fpm_query_qword(IRDMA_HMC_XFFL), 8);
+	KUNIT_EXPECT_EQ(test, irdma_fpm_query_qword(IRDMA_HMC_PBLE), 14);
+	KUNIT_EXPECT_EQ(test, irdma_fpm_query_qword(IRDMA_HMC_RRF), 16);
+	KUNIT_EXPECT_EQ(test, irdma_fpm_query_qword(IRDMA_HMC_HDR), 18);
+	KUNIT_EXPECT_EQ(test, irdma_fpm_query_qword(IRDMA_HMC_OOISCFFL), 21);
+
+	/* Commit: 0x00 QP ... 0x28 APBVT ... 0x70 PBLE, 0x80 RRF ... 0xa8. */
+	KUNIT_EXPECT_EQ(test, irdma_fpm_commit_qword(IRDMA_HMC_QP), 0);
+	KUNIT_EXPECT_EQ(test, irdma_fpm_commit_qword(IRDMA_HMC_HTE), 3);
+	KUNIT_EXPECT_EQ(test, irdma_fpm_commit_qword(IRDMA_HMC_APBVT), 5);
+	KUNIT_EXPECT_EQ(test, irdma_fpm_commit_qword(IRDMA_HMC_PBLE), 14);
+	KUNIT_EXPECT_EQ(test, irdma_fpm_commit_qword(IRDMA_HMC_RRF), 16);
+	KUNIT_EXPECT_EQ(test, irdma_fpm_commit_qword(IRDMA_HMC_OOISCFFL), 21);
+}
+
 static struct kunit_case irdma_ctrl_cases[] = {
+	KUNIT_CASE(irdma_fpm_slots_test),
 	KUNIT_CASE(irdma_build_fpm_test),
 	KUNIT_CASE(irdma_build_update_sds_test),
 	KUNIT_CASE(irdma_build_cq_test),

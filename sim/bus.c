@@ -43,8 +43,10 @@ static void sim_request_reset(struct irdma_sim_adev *sadev)
 	sim_reset_schedule(sdev);
 }
 
-static int sim_aux_add(struct sim_dev *sdev)
+/* The native front: an "irdma_sim.roce.N" auxiliary device. */
+static int sim_native_plug(void *priv, const struct irdma_sim_res *res)
 {
+	struct sim_dev *sdev = priv;
 	struct irdma_sim_adev *sadev;
 	int err;
 
@@ -53,19 +55,19 @@ static int sim_aux_add(struct sim_dev *sdev)
 		return -ENOMEM;
 
 	sadev->dma_dev = &sdev->dev;
-	sadev->hw_addr = (u8 __iomem __force *)sdev->regs;
-	sadev->msix = sdev->msix;
-	sadev->msix_count = SIM_MSIX_COUNT;
-	sadev->netdev = sdev->netdev;
-	sadev->pf_id = sdev->id & 0x7;
+	sadev->hw_addr = res->hw_addr;
+	sadev->msix = res->msix;
+	sadev->msix_count = res->msix_count;
+	sadev->netdev = res->netdev;
+	sadev->pf_id = res->pf_id;
 	sadev->vendor_id = IRDMA_SIM_VENDOR_ID;
 	sadev->device_id = IRDMA_SIM_DEVICE_ID;
 	sadev->revision = IRDMA_SIM_REVISION;
-	sadev->vsi_num = sdev->id;
-	sadev->roce = sdev->roce;
+	sadev->vsi_num = res->vsi_num;
+	sadev->roce = res->roce;
 	sadev->request_reset = sim_request_reset;
-	sadev->adev.name = sdev->roce ? IRDMA_SIM_ROCE_NAME : IRDMA_SIM_IWARP_NAME;
-	sadev->adev.id = sdev->id;
+	sadev->adev.name = res->roce ? IRDMA_SIM_ROCE_NAME : IRDMA_SIM_IWARP_NAME;
+	sadev->adev.id = res->id;
 	sadev->adev.dev.parent = &sdev->dev;
 	sadev->adev.dev.release = sim_adev_release;
 
@@ -83,11 +85,46 @@ static int sim_aux_add(struct sim_dev *sdev)
 	return 0;
 }
 
-static void sim_aux_del(struct sim_dev *sdev)
+static void sim_native_unplug(void *priv)
 {
+	struct sim_dev *sdev = priv;
+
 	auxiliary_device_delete(&sdev->sadev->adev);
 	auxiliary_device_uninit(&sdev->sadev->adev);
 	sdev->sadev = NULL;
+}
+
+static const struct irdma_sim_front sim_native_front = {
+	.plug = sim_native_plug,
+	.unplug = sim_native_unplug,
+};
+
+static int sim_plug(struct sim_dev *sdev)
+{
+	struct irdma_sim_res res = {
+		.id = sdev->id,
+		.roce = sdev->roce,
+		.hw_addr = sdev->regs,
+		.msix = sdev->msix,
+		.msix_count = SIM_MSIX_COUNT,
+		.netdev = sdev->netdev,
+		.pf_id = sdev->id & 0x7,
+		.vsi_num = sdev->id,
+	};
+	int err;
+
+	err = sdev->front->plug(sdev->front_priv, &res);
+	if (!err)
+		sdev->plugged = true;
+	return err;
+}
+
+static void sim_unplug(struct sim_dev *sdev)
+{
+	if (!sdev->plugged)
+		return;
+	sdev->front->unplug(sdev->front_priv);
+	sdev->plugged = false;
 }
 
 /*
@@ -100,8 +137,7 @@ static void sim_reset_work(struct work_struct *work)
 	struct sim_dev *sdev = container_of(work, struct sim_dev, reset_work);
 	int err;
 
-	if (sdev->sadev)
-		sim_aux_del(sdev);
+	sim_unplug(sdev);
 	sim_engine_stop(sdev);
 	if (sdev->cqp.up)
 		sim_cqp_destroy(sdev);
@@ -109,7 +145,7 @@ static void sim_reset_work(struct work_struct *work)
 	memset(sdev->vec, 0, sizeof(sdev->vec));
 	err = sim_engine_start(sdev);
 	if (!err)
-		err = sim_aux_add(sdev);
+		err = sim_plug(sdev);
 	if (err)
 		dev_err(&sdev->dev, "function did not come back from reset: %d\n", err);
 	else
@@ -135,7 +171,8 @@ static struct sim_dev *sim_dev_find(u32 id)
 	return NULL;
 }
 
-static int sim_dev_create(u32 id, bool roce)
+static int sim_dev_create(u32 id, bool roce, void __iomem *regs,
+			  const struct irdma_sim_front *front, void *front_priv)
 {
 	struct sim_dev *sdev;
 	int err;
@@ -150,6 +187,8 @@ static int sim_dev_create(u32 id, bool roce)
 		return -ENOMEM;
 	sdev->id = id;
 	sdev->roce = roce;
+	sdev->front = front ? front : &sim_native_front;
+	sdev->front_priv = front ? front_priv : sdev;
 	xa_init(&sdev->cqs);
 	INIT_WORK(&sdev->reset_work, sim_reset_work);
 	spin_lock_init(&sdev->faults.ae_lock);
@@ -171,10 +210,18 @@ static int sim_dev_create(u32 id, bool roce)
 	if (err)
 		goto err_put;
 
-	sdev->regs = vzalloc(IRDMA_SIM_BAR_SIZE);
-	if (!sdev->regs) {
-		err = -ENOMEM;
-		goto err_del;
+	if (regs) {
+		sdev->regs = regs;
+	} else {
+		void *mem = vzalloc(IRDMA_SIM_BAR_SIZE);
+
+		if (!mem) {
+			err = -ENOMEM;
+			goto err_del;
+		}
+		/* Plain memory standing in for BAR0. */
+		sdev->regs = (void __iomem __force *)mem;
+		sdev->own_regs = true;
 	}
 	sim_regs_reset(sdev);
 
@@ -188,7 +235,7 @@ static int sim_dev_create(u32 id, bool roce)
 	if (err)
 		goto err_netdev;
 	sim_debugfs_add(sdev);
-	err = sim_aux_add(sdev);
+	err = sim_plug(sdev);
 	if (err)
 		goto err_aux;
 
@@ -205,7 +252,8 @@ err_netdev:
 err_irqs:
 	sim_irqs_free(sdev);
 err_regs:
-	vfree(sdev->regs);
+	if (sdev->own_regs)
+		vfree((void __force *)sdev->regs);
 err_del:
 	device_del(&sdev->dev);
 err_put:
@@ -219,12 +267,12 @@ static void sim_dev_destroy(struct sim_dev *sdev)
 	sim_debugfs_del(sdev);
 	cancel_work_sync(&sdev->reset_work);
 	/* The driver lets go of the function first. */
-	if (sdev->sadev)
-		sim_aux_del(sdev);
+	sim_unplug(sdev);
 	sim_engine_stop(sdev);
 	sim_netdev_destroy(sdev);
 	sim_irqs_free(sdev);
-	vfree(sdev->regs);
+	if (sdev->own_regs)
+		vfree((void __force *)sdev->regs);
 	device_unregister(&sdev->dev);
 }
 
@@ -237,13 +285,31 @@ static void sim_dev_destroy(struct sim_dev *sdev)
  */
 int irdma_sim_add(u32 id, bool roce)
 {
+	return irdma_sim_add_fronted(id, roce, NULL, NULL, NULL);
+}
+
+/**
+ * irdma_sim_add_fronted - create a simulated function another module presents
+ * @id: its number
+ * @roce: RoCEv2 personality (else iWARP)
+ * @regs: the register window to use (a PCI BAR), or NULL for one of its own
+ * @front: how the function is presented to a driver, or NULL for the
+ *	simulator's own auxiliary device
+ * @priv: the front's context
+ *
+ * Return: 0, -EEXIST, -ERANGE or another negative errno.
+ */
+int irdma_sim_add_fronted(u32 id, bool roce, void __iomem *regs,
+			  const struct irdma_sim_front *front, void *priv)
+{
 	int err;
 
 	mutex_lock(&sim_devs_lock);
-	err = sim_dev_create(id, roce);
+	err = sim_dev_create(id, roce, regs, front, priv);
 	mutex_unlock(&sim_devs_lock);
 	return err;
 }
+EXPORT_SYMBOL_GPL(irdma_sim_add_fronted);
 
 /**
  * irdma_sim_del - remove a simulated function
@@ -262,6 +328,26 @@ int irdma_sim_del(u32 id)
 	mutex_unlock(&sim_devs_lock);
 	return sdev ? 0 : -ENOENT;
 }
+EXPORT_SYMBOL_GPL(irdma_sim_del);
+
+/**
+ * irdma_sim_reset - reset a simulated function, as its LAN driver would
+ * @id: its number
+ *
+ * Return: 0, or -ENOENT.
+ */
+int irdma_sim_reset(u32 id)
+{
+	struct sim_dev *sdev;
+
+	mutex_lock(&sim_devs_lock);
+	sdev = sim_dev_find(id);
+	if (sdev)
+		sim_reset_schedule(sdev);
+	mutex_unlock(&sim_devs_lock);
+	return sdev ? 0 : -ENOENT;
+}
+EXPORT_SYMBOL_GPL(irdma_sim_reset);
 
 /**
  * irdma_sim_adev - the auxiliary device of a simulated function
@@ -363,7 +449,7 @@ static int __init sim_init(void)
 
 	mutex_lock(&sim_devs_lock);
 	for (i = 0; i < nr_devices && !err; i++)
-		err = sim_dev_create(i, true);
+		err = sim_dev_create(i, true, NULL, NULL, NULL);
 	mutex_unlock(&sim_devs_lock);
 	if (err) {
 		sim_destroy_all();

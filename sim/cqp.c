@@ -134,6 +134,21 @@ static bool sim_cqp_inject(struct sim_dev *sdev, u8 op,
 	return true;
 }
 
+/*
+ * GATHER_STATS: the function's counters, as the engine keeps them. No
+ * traffic is modelled yet, so every counter reads zero.
+ */
+static void sim_cqp_gather_stats(struct sim_dev *sdev, const __le64 *wqe,
+				 struct sim_cqp_result *res)
+{
+	static const u8 counters[IRDMA_STATS_BUF_SIZE];
+
+	if (sim_dma_write(sdev, le64_to_cpu(wqe[4]), counters, sizeof(counters))) {
+		res->maj = IRDMA_CQP_MAJ_ERROR;
+		res->min = SIM_MIN_DMA_FAULT;
+	}
+}
+
 static void sim_cqp_execute(struct sim_dev *sdev, const __le64 *wqe,
 			    struct sim_cqp_result *res)
 {
@@ -157,6 +172,12 @@ static void sim_cqp_execute(struct sim_dev *sdev, const __le64 *wqe,
 		break;
 	case IRDMA_CQPOP_QUERY_RDMA_FEATURES:
 		sim_cqp_features(sdev, wqe, res);
+		break;
+	case IRDMA_CQPOP_MANAGE_ARP:
+		sim_hmc_manage_arp(sdev, wqe, res);
+		break;
+	case IRDMA_CQPOP_GATHER_STATS:
+		sim_cqp_gather_stats(sdev, wqe, res);
 		break;
 	case IRDMA_CQPOP_CREATE_CQ:
 		sim_cq_create(sdev, wqe, res);

@@ -92,7 +92,7 @@ void sim_hmc_query(struct sim_dev *sdev, const __le64 *wqe,
 	for (obj = 0; obj < IRDMA_HMC_OBJ_COUNT; obj++) {
 		if (obj == IRDMA_HMC_APBVT || obj == IRDMA_HMC_RSRVD)
 			continue;
-		buf[IRDMA_QUERY_FPM_QWORD(obj)] =
+		buf[irdma_fpm_query_qword(obj)] =
 			cpu_to_le64(FIELD_PREP(IRDMA_QUERY_FPM_COUNT, sim_fpm[obj].max) |
 				    FIELD_PREP(IRDMA_QUERY_FPM_SIZE_SHIFT,
 					       sim_fpm[obj].shift));
@@ -131,7 +131,7 @@ void sim_hmc_commit(struct sim_dev *sdev, const __le64 *wqe,
 		return sim_fail(res, SIM_MIN_DMA_FAULT);
 
 	for (obj = 0; obj < IRDMA_HMC_OBJ_COUNT; obj++) {
-		u64 q = le64_to_cpu(buf[obj]);
+		u64 q = le64_to_cpu(buf[irdma_fpm_commit_qword(obj)]);
 		u32 cnt;
 
 		if (obj == IRDMA_HMC_QP)
@@ -156,7 +156,8 @@ void sim_hmc_commit(struct sim_dev *sdev, const __le64 *wqe,
 		return sim_fail(res, SIM_MIN_NO_SPACE);
 
 	for (obj = 0; obj < IRDMA_HMC_OBJ_COUNT; obj++)
-		buf[obj] = cpu_to_le64(FIELD_PREP(IRDMA_COMMIT_FPM_COUNT, hmc->cnt[obj]) |
+		buf[irdma_fpm_commit_qword(obj)] =
+			cpu_to_le64(FIELD_PREP(IRDMA_COMMIT_FPM_COUNT, hmc->cnt[obj]) |
 				       FIELD_PREP(IRDMA_COMMIT_FPM_BASE,
 						  hmc->base[obj] / IRDMA_FPM_BASE_UNIT));
 	if (sim_dma_write(sdev, addr, buf, sizeof(buf)))
@@ -209,6 +210,31 @@ void sim_hmc_update_sds(struct sim_dev *sdev, const __le64 *wqe,
 	}
 	if (err)
 		sim_fail(res, SIM_MIN_BAD_PARAM);
+}
+
+/**
+ * sim_hmc_manage_arp - MANAGE_ARP: add or remove an ARP table entry
+ * @sdev: the simulated function
+ * @wqe: the command
+ * @res: its completion
+ */
+void sim_hmc_manage_arp(struct sim_dev *sdev, const __le64 *wqe,
+			struct sim_cqp_result *res)
+{
+	u64 hdr = le64_to_cpu(wqe[3]);
+	u32 idx = FIELD_GET(IRDMA_CQPSQ_ARP_INDEX, hdr);
+	struct sim_hmc *hmc = &sdev->hmc;
+
+	if (!hmc->committed || idx >= min_t(u32, hmc->cnt[IRDMA_HMC_ARP], SIM_MAX_ARPS))
+		return sim_fail(res, SIM_MIN_BAD_PARAM);
+	if (hdr & IRDMA_CQPSQ_ARP_QUERY)
+		return;
+	if (hdr & IRDMA_CQPSQ_ARP_ENTRYVALID) {
+		hmc->arp[idx] = FIELD_GET(IRDMA_CQPSQ_ARP_MACADDR, le64_to_cpu(wqe[2]));
+		set_bit(idx, hmc->arp_valid);
+	} else {
+		clear_bit(idx, hmc->arp_valid);
+	}
 }
 
 /**

@@ -56,12 +56,51 @@ struct irdma_sim_adev {
 	void (*request_reset)(struct irdma_sim_adev *sadev);
 };
 
+/**
+ * struct irdma_sim_res - a simulated function's resources, for its front
+ * @id: the function's number
+ * @roce: RoCEv2 personality (else iWARP)
+ * @hw_addr: its register window
+ * @msix: its MSI-X vectors (Linux IRQ numbers and table entries)
+ * @msix_count: entries in @msix
+ * @netdev: its Ethernet device
+ * @pf_id: its PCI function number
+ * @vsi_num: the VSI of its LAN traffic
+ */
+struct irdma_sim_res {
+	u32 id;
+	bool roce;
+	u8 __iomem *hw_addr;
+	struct msix_entry *msix;
+	u32 msix_count;
+	struct net_device *netdev;
+	u8 pf_id;
+	u16 vsi_num;
+};
+
+/**
+ * struct irdma_sim_front - how a simulated function meets its driver
+ * @plug: present the function (create the device a driver binds to)
+ * @unplug: withdraw it; its driver has let go when this returns
+ *
+ * The simulator's own front is the "irdma_sim.roce.N" auxiliary device;
+ * another module may present the function as its LAN driver would.
+ */
+struct irdma_sim_front {
+	int (*plug)(void *priv, const struct irdma_sim_res *res);
+	void (*unplug)(void *priv);
+};
+
+int irdma_sim_add_fronted(u32 id, bool roce, void __iomem *regs,
+			  const struct irdma_sim_front *front, void *priv);
+int irdma_sim_del(u32 id);
+int irdma_sim_reset(u32 id);
+
 /*
  * For in-kernel tests (KUnit) with the simulator built in: what
  * new_device, del_device and the fault knobs do from user space.
  */
 int irdma_sim_add(u32 id, bool roce);
-int irdma_sim_del(u32 id);
 struct auxiliary_device *irdma_sim_adev(u32 id);
 void irdma_sim_fail_cqp_op(u32 id, u8 opcode, u32 count);
 

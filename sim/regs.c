@@ -18,7 +18,7 @@ void sim_regs_reset(struct sim_dev *sdev)
 {
 	int i;
 
-	memset(sdev->regs, 0, IRDMA_SIM_BAR_SIZE);
+	memset_io(sdev->regs, 0, IRDMA_SIM_BAR_SIZE);
 	for (i = 0; i < 3; i++)
 		sim_wr32(sdev, IRDMA_GLPE_CPUSTATUS(i), IRDMA_CPUSTATUS_PE_READY);
 	/* An 8 MiB doorbell window. */

@@ -6,6 +6,7 @@
 #define IRDMA_SIM_INTERNAL_H
 
 #include <linux/device.h>
+#include <linux/io.h>
 #include <linux/kthread.h>
 #include <linux/mutex.h>
 #include <linux/wait.h>
@@ -22,6 +23,7 @@
 #define SIM_MAX_DEVICES		64
 #define SIM_MAX_CEQS		64
 #define SIM_MAX_SDS		64	/* 128 MiB of FPM space per function */
+#define SIM_MAX_ARPS		2048	/* the ARP table's entries */
 
 /* Doorbell registers read back this value once the engine took a write. */
 #define SIM_DB_IDLE		0xffffffff
@@ -107,6 +109,8 @@ struct sim_vector {
  * @cnt: committed count of each object type
  * @size: bytes per object of each type
  * @sd: the segment descriptors as programmed (data words)
+ * @arp: the ARP table's MAC addresses, by entry
+ * @arp_valid: which entries are in use
  */
 struct sim_hmc {
 	bool committed;
@@ -114,6 +118,8 @@ struct sim_hmc {
 	u32 cnt[IRDMA_HMC_OBJ_COUNT];
 	u32 size[IRDMA_HMC_OBJ_COUNT];
 	u64 sd[SIM_MAX_SDS];
+	u64 arp[SIM_MAX_ARPS];
+	DECLARE_BITMAP(arp_valid, SIM_MAX_ARPS);
 };
 
 /**
@@ -156,7 +162,11 @@ struct sim_faults {
  * @dma_parms: its DMA parameters, as a PCI function has
  * @id: the number given at creation
  * @roce: RoCEv2 personality (else iWARP)
- * @regs: the BAR0 register window (plain memory the engine watches)
+ * @regs: the BAR0 register window (memory the engine watches)
+ * @own_regs: @regs was allocated here (else a front's PCI BAR)
+ * @front: how the function is presented to a driver
+ * @front_priv: the front's context
+ * @plugged: the front presents it now
  * @netdev: the function's Ethernet device
  * @irq_base: first of @msix_count software IRQs
  * @msix: MSI-X table handed to the driver
@@ -179,7 +189,11 @@ struct sim_dev {
 	struct device_dma_parameters dma_parms;
 	u32 id;
 	bool roce;
-	void *regs;
+	void __iomem *regs;
+	bool own_regs;
+	const struct irdma_sim_front *front;
+	void *front_priv;
+	bool plugged;
 	struct net_device *netdev;
 	unsigned int irq_base;
 	struct msix_entry msix[SIM_MSIX_COUNT];
@@ -200,12 +214,12 @@ struct sim_dev {
 
 static inline u32 sim_rd32(struct sim_dev *sdev, u32 reg)
 {
-	return READ_ONCE(*(u32 *)(sdev->regs + reg));
+	return readl(sdev->regs + reg);
 }
 
 static inline void sim_wr32(struct sim_dev *sdev, u32 reg, u32 val)
 {
-	WRITE_ONCE(*(u32 *)(sdev->regs + reg), val);
+	writel(val, sdev->regs + reg);
 }
 
 static inline struct sim_dev *to_sim_dev(struct device *dev)
@@ -255,6 +269,8 @@ void sim_hmc_query(struct sim_dev *sdev, const __le64 *wqe,
 void sim_hmc_commit(struct sim_dev *sdev, const __le64 *wqe,
 		    struct sim_cqp_result *res);
 void sim_hmc_update_sds(struct sim_dev *sdev, const __le64 *wqe,
+			struct sim_cqp_result *res);
+void sim_hmc_manage_arp(struct sim_dev *sdev, const __le64 *wqe,
 			struct sim_cqp_result *res);
 int sim_hmc_obj_addr(struct sim_dev *sdev, enum irdma_hmc_obj obj, u32 idx,
 		     u64 *pa);

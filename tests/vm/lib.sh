@@ -4,6 +4,14 @@ set -u
 
 IRDMA_KO=$IRDMA_REPO/irdma.ko
 SIM_KO=$IRDMA_REPO/sim/irdma_sim.ko
+SIM_ICE_KO=$IRDMA_REPO/sim/irdma_sim_ice.ko
+STOCK_KO=/tmp/irdma-stock.ko
+
+# The driver under test (scripts/test runs a test once for each it names):
+#   ours        our irdma.ko through its sim front-end
+#   ours-ice    our irdma.ko through its ice front-end, on irdma_sim_ice
+#   stock       Debian's irdma.ko, unmodified, on irdma_sim_ice
+IRDMA_DRIVER=${IRDMA_TEST_DRIVER:-ours}
 SIM_BUS=/sys/bus/irdma_sim
 SIM_DBG=/sys/kernel/debug/irdma_sim
 SIM_DRV=/sys/bus/auxiliary/drivers/irdma.sim
@@ -55,4 +63,59 @@ wait_for() {
 # The value of one field of ibv_devinfo -v for a device.
 devinfo_field() {
 	ibv_devinfo -v -d "$1" | awk -v f="$2:" '$1 == f { print $2; exit }'
+}
+
+# The first simulated function as the driver under test sees it.
+case $IRDMA_DRIVER in
+ours) SIM_FN=irdma_sim0 SIM_NETDEV=simeth0 ;;
+*) SIM_FN=irdma_sim32 SIM_NETDEV=simeth32 ;;
+esac
+
+# Bring up the whole stack for the driver under test, with one function.
+load_stack() {
+	modprobe -a ib_core ib_uverbs || fail "cannot load ib_core"
+	case $IRDMA_DRIVER in
+	ours)
+		modprobe -a ice i40e || fail "cannot load ice and i40e"
+		load_sim nr_devices=1
+		load_irdma
+		;;
+	ours-ice)
+		load_sim nr_devices=0
+		insmod "$SIM_ICE_KO" || fail "insmod irdma_sim_ice.ko failed"
+		load_irdma
+		;;
+	stock)
+		load_sim nr_devices=0
+		insmod "$SIM_ICE_KO" || fail "insmod irdma_sim_ice.ko failed"
+		load_stock
+		;;
+	*)
+		fail "unknown driver $IRDMA_DRIVER"
+		;;
+	esac
+	wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 ($IRDMA_DRIVER)"
+}
+
+# The driver alone, on and off, leaving the simulated functions.
+load_driver() {
+	if [ "$IRDMA_DRIVER" = stock ]; then load_stock; else load_irdma; fi
+}
+
+unload_driver() {
+	rmmod irdma || fail "rmmod irdma ($IRDMA_DRIVER) failed"
+}
+
+unload_stack() {
+	unload_driver
+	[ "$IRDMA_DRIVER" = ours ] || rmmod irdma_sim_ice || fail "rmmod irdma_sim_ice failed"
+	unload_sim
+}
+
+# Debian's irdma.ko from the running kernel's image, as shipped.
+load_stock() {
+	[ -f "$STOCK_KO" ] ||
+		xz -dc "/lib/modules/$(uname -r)/kernel/drivers/infiniband/hw/irdma/irdma.ko.xz" >"$STOCK_KO" ||
+		fail "no stock irdma.ko"
+	insmod "$STOCK_KO" || fail "insmod of Debian's irdma.ko failed"
 }

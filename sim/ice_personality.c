@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma_sim_ice: the simulator dressed as ice, so that an unmodified irdma
+ * (Debian's stock irdma.ko, or ours through its ice front-end) drives a
+ * simulated E810 through the very interface it uses on silicon: an
+ * "ice.roce.N" (or "ice.iwarp.N") IIDC auxiliary device whose pf is a
+ * struct ice_pf, and the functions ice exports to RDMA drivers.
+ *
+ * Each simulated function stands on a PCI function of the test VM: QEMU's
+ * secondary-vga (1234:1111), whose 16 MiB BAR0 is plain memory. That BAR
+ * becomes the simulated BAR0, so the register window the driver gets and
+ * the doorbell page it maps for user space (BAR0 + 8 MiB - 64 KiB) are the
+ * simulator's own; the PCI function takes on the E810's identity.
+ *
+ * It exports ice's and i40e's symbols: never load it beside ice or i40e.
+ */
+#include <linux/auxiliary_bus.h>
+#include <linux/idr.h>
+#include <linux/module.h>
+#include <linux/net/intel/iidc.h>
+#include <linux/pci.h>
+
+#include "ice.h"
+#include "irdma_sim.h"
+
+#define SIM_ICE_FIRST_ID	32
+#define SIM_ICE_LAST_ID		63
+#define SIM_ICE_TEID_BASE	0x100
+
+static bool iwarp;
+module_param(iwarp, bool, 0444);
+MODULE_PARM_DESC(iwarp, "Present the functions as iWARP (default RoCEv2)");
+
+static DEFINE_IDA(sim_ice_ids);
+
+/**
+ * struct sim_ice_fn - one simulated function presented as ice's
+ * @pf: what irdma takes for ice's PF
+ * @pdev: the stand-in PCI function
+ * @bar: its BAR0, the simulated register window
+ * @id: the simulated function's number
+ * @vsi: the PF's main VSI
+ * @vsis: ice's VSI table, of one
+ * @iadev: the IIDC auxiliary device, while plugged
+ */
+struct sim_ice_fn {
+	struct ice_pf pf;
+	struct pci_dev *pdev;
+	void __iomem *bar;
+	u32 id;
+	struct ice_vsi vsi;
+	struct ice_vsi *vsis[1];
+	struct iidc_auxiliary_dev *iadev;
+};
+
+static struct sim_ice_fn *sim_ice_from_pf(struct ice_pf *pf)
+{
+	return container_of(pf, struct sim_ice_fn, pf);
+}
+
+/**
+ * ice_add_rdma_qset - give an RDMA qset a scheduler node
+ * @pf: the PF
+ * @qset: the qset; its TEID is filled in
+ *
+ * Return: 0, or -EINVAL for a bad request.
+ */
+int ice_add_rdma_qset(struct ice_pf *pf, struct iidc_rdma_qset_params *qset)
+{
+	if (!pf || !qset || qset->tc >= IEEE_8021QAZ_MAX_TCS)
+		return -EINVAL;
+	qset->teid = SIM_ICE_TEID_BASE + qset->qs_handle;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ice_add_rdma_qset);
+
+/**
+ * ice_del_rdma_qset - release an RDMA qset's scheduler node
+ * @pf: the PF
+ * @qset: the qset
+ *
+ * Return: 0, or -EINVAL for a bad request.
+ */
+int ice_del_rdma_qset(struct ice_pf *pf, struct iidc_rdma_qset_params *qset)
+{
+	if (!pf || !qset || qset->teid != SIM_ICE_TEID_BASE + qset->qs_handle)
+		return -EINVAL;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ice_del_rdma_qset);
+
+/**
+ * ice_rdma_request_reset - the RDMA driver asks for a function reset
+ * @pf: the PF
+ * @reset_type: PF, CORE or GLOBAL reset
+ *
+ * Every kind resets the simulated function as ice would: unplug the RDMA
+ * function, reset, plug it back.
+ *
+ * Return: 0, or -EINVAL.
+ */
+int ice_rdma_request_reset(struct ice_pf *pf, enum iidc_reset_type reset_type)
+{
+	if (!pf || reset_type > IIDC_GLOBR)
+		return -EINVAL;
+	return irdma_sim_reset(sim_ice_from_pf(pf)->id);
+}
+EXPORT_SYMBOL_GPL(ice_rdma_request_reset);
+
+/**
+ * ice_rdma_update_vsi_filter - steer RDMA traffic of a VSI to the engine
+ * @pf: the PF
+ * @vsi_id: the VSI's number
+ * @enable: on or off
+ *
+ * Return: 0, or -EINVAL for a VSI the PF does not have.
+ */
+int ice_rdma_update_vsi_filter(struct ice_pf *pf, u16 vsi_id, bool enable)
+{
+	if (!pf || vsi_id != sim_ice_from_pf(pf)->vsi.vsi_num)
+		return -EINVAL;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ice_rdma_update_vsi_filter);
+
+/**
+ * ice_get_qos_params - the port's QoS: DCB off, one traffic class
+ * @pf: the PF
+ * @qos: filled in
+ */
+void ice_get_qos_params(struct ice_pf *pf, struct iidc_qos_params *qos)
+{
+	memset(qos, 0, sizeof(*qos));
+	qos->num_tc = 1;
+	qos->tc_info[0].rel_bw = 100;
+}
+EXPORT_SYMBOL_GPL(ice_get_qos_params);
+
+static void sim_ice_adev_release(struct device *dev)
+{
+	struct auxiliary_device *adev = to_auxiliary_dev(dev);
+
+	kfree(container_of(adev, struct iidc_auxiliary_dev, adev));
+}
+
+/* Present the function: fill ice's PF and plug "ice.roce.N". */
+static int sim_ice_plug(void *priv, const struct irdma_sim_res *res)
+{
+	struct sim_ice_fn *f = priv;
+	struct iidc_auxiliary_dev *iadev;
+	struct ice_pf *pf = &f->pf;
+	int err;
+
+	memset(pf, 0, sizeof(*pf));
+	memset(&f->vsi, 0, sizeof(f->vsi));
+	pf->pdev = f->pdev;
+	pf->hw.hw_addr = res->hw_addr;
+	pf->hw.pf_id = PCI_FUNC(f->pdev->devfn);
+	pf->msix_entries = res->msix;
+	pf->rdma_base_vector = 0;
+	pf->num_rdma_msix = res->msix_count;
+	pf->rdma_mode = res->roce ? IIDC_RDMA_PROTOCOL_ROCEV2 :
+				    IIDC_RDMA_PROTOCOL_IWARP;
+	f->vsi.back = pf;
+	f->vsi.type = ICE_VSI_PF;
+	f->vsi.netdev = res->netdev;
+	f->vsi.vsi_num = res->vsi_num;
+	f->vsis[0] = &f->vsi;
+	pf->vsi = f->vsis;
+	pf->num_alloc_vsi = 1;
+
+	iadev = kzalloc(sizeof(*iadev), GFP_KERNEL);
+	if (!iadev)
+		return -ENOMEM;
+	iadev->pf = pf;
+	iadev->adev.name = res->roce ? "roce" : "iwarp";
+	iadev->adev.id = res->id;
+	iadev->adev.dev.parent = &f->pdev->dev;
+	iadev->adev.dev.release = sim_ice_adev_release;
+	err = auxiliary_device_init(&iadev->adev);
+	if (err) {
+		kfree(iadev);
+		return err;
+	}
+	/* Named as ice names it, whoever adds it. */
+	err = __auxiliary_device_add(&iadev->adev, "ice");
+	if (err) {
+		auxiliary_device_uninit(&iadev->adev);
+		return err;
+	}
+	f->iadev = iadev;
+	return 0;
+}
+
+static void sim_ice_unplug(void *priv)
+{
+	struct sim_ice_fn *f = priv;
+
+	auxiliary_device_delete(&f->iadev->adev);
+	auxiliary_device_uninit(&f->iadev->adev);
+	f->iadev = NULL;
+}
+
+static const struct irdma_sim_front sim_ice_front = {
+	.plug = sim_ice_plug,
+	.unplug = sim_ice_unplug,
+};
+
+static int sim_ice_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
+{
+	struct sim_ice_fn *f;
+	int err, id;
+
+	if (pci_resource_len(pdev, 0) < IRDMA_SIM_BAR_SIZE)
+		return -ENODEV;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	f->pdev = pdev;
+
+	err = pci_enable_device_mem(pdev);
+	if (err)
+		goto err_free;
+	err = pci_request_region(pdev, 0, KBUILD_MODNAME);
+	if (err)
+		goto err_disable;
+	f->bar = pci_iomap(pdev, 0, IRDMA_SIM_BAR_SIZE);
+	if (!f->bar) {
+		err = -ENOMEM;
+		goto err_region;
+	}
+	err = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (err)
+		goto err_unmap;
+	pci_set_master(pdev);
+
+	/* The stand-in answers as an E810-C for QSFP. */
+	pdev->vendor = IRDMA_SIM_VENDOR_ID;
+	pdev->device = IRDMA_SIM_DEVICE_ID;
+	pdev->revision = IRDMA_SIM_REVISION;
+
+	id = ida_alloc_range(&sim_ice_ids, SIM_ICE_FIRST_ID, SIM_ICE_LAST_ID,
+			     GFP_KERNEL);
+	if (id < 0) {
+		err = id;
+		goto err_unmap;
+	}
+	f->id = id;
+	pci_set_drvdata(pdev, f);
+
+	err = irdma_sim_add_fronted(id, !iwarp, f->bar, &sim_ice_front, f);
+	if (err)
+		goto err_id;
+	dev_info(&pdev->dev, "simulated E810 function %u presented as ice\n", id);
+	return 0;
+
+err_id:
+	ida_free(&sim_ice_ids, id);
+err_unmap:
+	pci_iounmap(pdev, f->bar);
+err_region:
+	pci_release_region(pdev, 0);
+err_disable:
+	pci_disable_device(pdev);
+err_free:
+	kfree(f);
+	return err;
+}
+
+static void sim_ice_remove(struct pci_dev *pdev)
+{
+	struct sim_ice_fn *f = pci_get_drvdata(pdev);
+
+	irdma_sim_del(f->id);
+	ida_free(&sim_ice_ids, f->id);
+	pci_iounmap(pdev, f->bar);
+	pci_release_region(pdev, 0);
+	pci_disable_device(pdev);
+	kfree(f);
+}
+
+/* QEMU's secondary-vga: the test VM's stand-in PCI functions. */
+static const struct pci_device_id sim_ice_pci_ids[] = {
+	{ PCI_DEVICE_SUB(0x1234, 0x1111, PCI_ANY_ID, PCI_ANY_ID),
+	  .class = PCI_CLASS_DISPLAY_OTHER << 8, .class_mask = 0xffff00 },
+	{}
+};
+MODULE_DEVICE_TABLE(pci, sim_ice_pci_ids);
+
+static struct pci_driver sim_ice_pci_driver = {
+	.name = KBUILD_MODNAME,
+	.id_table = sim_ice_pci_ids,
+	.probe = sim_ice_probe,
+	.remove = sim_ice_remove,
+};
+module_pci_driver(sim_ice_pci_driver);
+
+MODULE_DESCRIPTION("irdma_sim presented as the ice driver's RDMA function");
+MODULE_LICENSE("Dual BSD/GPL");
