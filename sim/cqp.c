@@ -10,6 +10,7 @@
 #include <linux/delay.h>
 
 #include "sim.h"
+#include "trace.h"
 
 /* Minor codes for commands the engine refuses (major IRDMA_CQP_MAJ_ERROR). */
 #define SIM_MIN_BAD_OPCODE	0x8001
@@ -254,6 +255,8 @@ bool sim_cqp_run(struct sim_dev *sdev)
 	head = sim_rd32(sdev, IRDMA_PFPE_CQPDB);
 	if (head >= cqp->sq_size)
 		return false;
+	if (head != cqp->tail)
+		trace_irdma_sim_reg(sdev->id, IRDMA_PFPE_CQPDB, head);
 
 	while (cqp->up && cqp->tail != head) {
 		struct sim_cqp_result res = {};
@@ -276,6 +279,7 @@ bool sim_cqp_run(struct sim_dev *sdev)
 			cqp->tail = 0;
 			cqp->polarity = !cqp->polarity;
 		}
+		trace_irdma_sim_cqp(sdev->id, idx, wqe, res.maj, res.min, res.ret_val);
 		sim_cqp_complete(sdev, idx, &res);
 		work = true;
 	}

@@ -8,6 +8,7 @@
 #include <linux/bitfield.h>
 
 #include "sim.h"
+#include "trace.h"
 
 #define SIM_MIN_BAD_PARAM	0x8003
 
@@ -51,6 +52,7 @@ bool sim_vectors_poll(struct sim_dev *sdev)
 		if (!val)
 			continue;
 		sim_wr32(sdev, reg, 0);
+		trace_irdma_sim_reg(sdev->id, reg, val);
 		work = true;
 		sdev->vec[i].enabled = !!(val & IRDMA_DYN_CTL_INTENA);
 		if (sdev->vec[i].enabled && sdev->vec[i].pending)

@@ -9,6 +9,7 @@
 #include <linux/bitfield.h>
 
 #include "sim.h"
+#include "trace.h"
 
 /**
  * sim_regs_reset - the registers' values after a function reset
@@ -39,6 +40,8 @@ static bool sim_regs_poll_cqp_ctx(struct sim_dev *sdev)
 	/* The driver wrote HIGH before LOW. */
 	smp_rmb();
 	high = sim_rd32(sdev, IRDMA_PFPE_CCQPHIGH);
+	trace_irdma_sim_reg(sdev->id, IRDMA_PFPE_CCQPHIGH, high);
+	trace_irdma_sim_reg(sdev->id, IRDMA_PFPE_CCQPLOW, low);
 	sim_wr32(sdev, IRDMA_PFPE_CCQPLOW, SIM_DB_IDLE);
 
 	if (!low && !high) {
@@ -63,6 +66,8 @@ bool sim_regs_poll(struct sim_dev *sdev)
 	work |= sim_regs_poll_cqp_ctx(sdev);
 	work |= sim_cqp_run(sdev);
 	if (sim_rd32(sdev, IRDMA_PFPE_CQARM) != SIM_DB_IDLE) {
+		trace_irdma_sim_reg(sdev->id, IRDMA_PFPE_CQARM,
+				    sim_rd32(sdev, IRDMA_PFPE_CQARM));
 		sim_wr32(sdev, IRDMA_PFPE_CQARM, SIM_DB_IDLE);
 		sim_cq_check_arms(sdev);
 		work = true;
