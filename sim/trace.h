@@ -14,49 +14,43 @@
 #include <linux/tracepoint.h>
 
 TRACE_EVENT(irdma_sim_cqp,
-	TP_PROTO(u32 fn, u32 idx, const __le64 *wqe, u16 maj, u16 min, u32 ret),
-	TP_ARGS(fn, idx, wqe, maj, min, ret),
-	TP_STRUCT__entry(
-		__field(u32, fn)
-		__field(u32, idx)
-		__array(u64, q, 8)
-		__field(u16, maj)
-		__field(u16, min)
-		__field(u32, ret)
-	),
-	TP_fast_assign(
-		int i;
-
-		__entry->fn = fn;
-		__entry->idx = idx;
-		for (i = 0; i < 8; i++)
-			__entry->q[i] = le64_to_cpu(wqe[i]);
-		__entry->maj = maj;
-		__entry->min = min;
-		__entry->ret = ret;
-	),
-	TP_printk("fn %u wqe %u op %#llx q0 %#llx q1 %#llx q2 %#llx hdr %#llx q4 %#llx q5 %#llx q6 %#llx q7 %#llx -> %#x/%#x ret %#x",
-		  __entry->fn, __entry->idx, (__entry->q[3] >> 32) & 0x3f,
-		  __entry->q[0], __entry->q[1], __entry->q[2],
-		  __entry->q[3] & ~(1ULL << 63), __entry->q[4], __entry->q[5],
-		  __entry->q[6], __entry->q[7], __entry->maj, __entry->min,
-		  __entry->ret)
+	    TP_PROTO(u32 fn, u32 idx, const __le64 *wqe, u16 maj, u16 min,
+		     u32 ret),
+	    TP_ARGS(fn, idx, wqe, maj, min, ret),
+	    TP_STRUCT__entry(__field(u32, fn)
+			     __field(u32, idx)
+			     __array(__le64, q, 8)
+			     __field(u16, maj)
+			     __field(u16, min)
+			     __field(u32, ret)),
+	    TP_fast_assign(__entry->fn = fn;
+			   __entry->idx = idx;
+			   memcpy(__entry->q, wqe, sizeof(__entry->q));
+			   __entry->maj = maj;
+			   __entry->min = min;
+			   __entry->ret = ret;),
+	    TP_printk("fn %u wqe %u op %#llx q0 %#llx q1 %#llx q2 %#llx hdr %#llx q4 %#llx q5 %#llx q6 %#llx q7 %#llx -> %#x/%#x ret %#x",
+		      __entry->fn, __entry->idx,
+		      (le64_to_cpu(__entry->q[3]) >> 32) & 0x3f,
+		      le64_to_cpu(__entry->q[0]), le64_to_cpu(__entry->q[1]),
+		      le64_to_cpu(__entry->q[2]),
+		      le64_to_cpu(__entry->q[3]) & ~(1ULL << 63),
+		      le64_to_cpu(__entry->q[4]), le64_to_cpu(__entry->q[5]),
+		      le64_to_cpu(__entry->q[6]), le64_to_cpu(__entry->q[7]),
+		      __entry->maj, __entry->min, __entry->ret)
 );
 
 TRACE_EVENT(irdma_sim_reg,
-	TP_PROTO(u32 fn, u32 reg, u32 val),
-	TP_ARGS(fn, reg, val),
-	TP_STRUCT__entry(
-		__field(u32, fn)
-		__field(u32, reg)
-		__field(u32, val)
-	),
-	TP_fast_assign(
-		__entry->fn = fn;
-		__entry->reg = reg;
-		__entry->val = val;
-	),
-	TP_printk("fn %u reg %#x = %#x", __entry->fn, __entry->reg, __entry->val)
+	    TP_PROTO(u32 fn, u32 reg, u32 val),
+	    TP_ARGS(fn, reg, val),
+	    TP_STRUCT__entry(__field(u32, fn)
+			     __field(u32, reg)
+			     __field(u32, val)),
+	    TP_fast_assign(__entry->fn = fn;
+			   __entry->reg = reg;
+			   __entry->val = val;),
+	    TP_printk("fn %u reg %#x = %#x", __entry->fn, __entry->reg,
+		      __entry->val)
 );
 
 #endif /* IRDMA_SIM_TRACE_H */
