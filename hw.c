@@ -72,6 +72,23 @@ static int irdma_check_db_window(struct irdma_fn *fn)
 	return 0;
 }
 
+/*
+ * Vector 0 carries the AEQ, shared with CEQ 0 when there are no more
+ * vectors than CPUs; otherwise no more than one vector per CPU besides
+ * the AEQ's is used. Each vector after that carries one CEQ.
+ */
+static void irdma_plan_vectors(struct irdma_fn *fn)
+{
+	u32 cpus = num_online_cpus();
+	u32 vectors = fn->res.msix_count;
+
+	fn->msix_shared = vectors <= cpus;
+	if (!fn->msix_shared)
+		vectors = min(vectors, cpus + 1);
+	fn->ceq_max = min_t(u32, fn->msix_shared ? vectors : vectors - 1,
+			    IRDMA_MAX_CEQS);
+}
+
 static int irdma_init_mem_alloc(struct irdma_fn *fn)
 {
 	return irdma_dma_alloc(fn, &fn->init_mem, IRDMA_INIT_MEM_SIZE, GFP_KERNEL);
@@ -269,17 +286,18 @@ static void irdma_eq_free_irq(struct irdma_fn *fn, struct irdma_eq *eq)
 	eq->irq = 0;
 }
 
-static int irdma_ceq0_setup(struct irdma_fn *fn)
+/* CEQ @id on its vector: vector @id when AEQ and CEQ 0 share one, else @id + 1. */
+static int irdma_ceq_create(struct irdma_fn *fn, u32 id)
 {
-	struct irdma_eq *ceq = &fn->ceq[0];
+	struct irdma_eq *ceq = &fn->ceq[id];
 	struct irdma_cqp_wqe cmd;
-	unsigned long flags;
+	char what[16];
 	int err;
 
 	ceq->fn = fn;
-	ceq->id = 0;
+	ceq->id = id;
 	ceq->size = min_t(u32, fn->hmc.obj[IRDMA_HMC_CQ].cnt, IRDMA_MAX_CEQ_ENTRIES);
-	ceq->msix = fn->msix_shared ? 0 : 1;
+	ceq->msix = fn->msix_shared ? id : id + 1;
 	ceq->tail = 0;
 	ceq->polarity = true;
 	err = irdma_dma_alloc(fn, &ceq->ring,
@@ -287,18 +305,53 @@ static int irdma_ceq0_setup(struct irdma_fn *fn)
 	if (err)
 		return err;
 
-	irdma_build_create_ceq(&cmd, 0, ceq->size, ceq->ring.pa, fn->res.vsi_num);
+	irdma_build_create_ceq(&cmd, id, ceq->size, ceq->ring.pa, fn->res.vsi_num);
 	err = irdma_cqp_exec(fn, &cmd, NULL);
 	if (err)
 		goto err_ring;
 	ceq->live = true;
 
-	err = irdma_eq_request_irq(fn, ceq, fn->msix_shared ? "AEQCEQ-0" : "CEQ-0");
+	snprintf(what, sizeof(what), "%sCEQ-%u", fn->msix_shared && !id ? "AEQ" : "", id);
+	err = irdma_eq_request_irq(fn, ceq, what);
 	if (err)
 		goto err_hw;
-	irdma_wr32(fn, IRDMA_GLINT_CEQCTL(0), irdma_cause(fn, ceq->msix, true));
+	irdma_wr32(fn, IRDMA_GLINT_CEQCTL(id), irdma_cause(fn, ceq->msix, true));
 	irdma_vector_enable(fn, ceq->msix);
-	fn->ceq_count = 1;
+	fn->ceq_count = id + 1;
+	return 0;
+
+err_hw:
+	ceq->live = false;
+	irdma_build_destroy_ceq(&cmd, id, ceq->size);
+	irdma_cqp_exec(fn, &cmd, NULL);
+err_ring:
+	irdma_dma_free(fn, &ceq->ring);
+	return err;
+}
+
+static void irdma_ceq_destroy(struct irdma_fn *fn, u32 id)
+{
+	struct irdma_eq *ceq = &fn->ceq[id];
+	struct irdma_cqp_wqe cmd;
+
+	irdma_wr32(fn, IRDMA_GLINT_CEQCTL(id), irdma_cause(fn, ceq->msix, false));
+	irdma_eq_free_irq(fn, ceq);
+	irdma_build_destroy_ceq(&cmd, id, ceq->size);
+	if (irdma_cqp_exec(fn, &cmd, NULL))
+		dev_warn(fn->res.dev, "CEQ %u destroy failed\n", id);
+	ceq->live = false;
+	fn->ceq_count = id;
+	irdma_dma_free(fn, &ceq->ring);
+}
+
+static int irdma_ceq0_setup(struct irdma_fn *fn)
+{
+	unsigned long flags;
+	int err;
+
+	err = irdma_ceq_create(fn, 0);
+	if (err)
+		return err;
 
 	/* From here on CQP completions raise an interrupt. */
 	spin_lock_irqsave(&fn->cqp.lock, flags);
@@ -306,30 +359,35 @@ static int irdma_ceq0_setup(struct irdma_fn *fn)
 	irdma_ccq_arm(fn);
 	spin_unlock_irqrestore(&fn->cqp.lock, flags);
 	return 0;
-
-err_hw:
-	ceq->live = false;
-	irdma_build_destroy_ceq(&cmd, 0, ceq->size);
-	irdma_cqp_exec(fn, &cmd, NULL);
-err_ring:
-	irdma_dma_free(fn, &ceq->ring);
-	return err;
 }
 
 static void irdma_ceq0_teardown(struct irdma_fn *fn)
 {
-	struct irdma_eq *ceq = &fn->ceq[0];
-	struct irdma_cqp_wqe cmd;
-
 	fn->ccq.armed = false;
-	irdma_wr32(fn, IRDMA_GLINT_CEQCTL(0), irdma_cause(fn, ceq->msix, false));
-	irdma_eq_free_irq(fn, ceq);
-	irdma_build_destroy_ceq(&cmd, 0, ceq->size);
-	if (irdma_cqp_exec(fn, &cmd, NULL))
-		dev_warn(fn->res.dev, "CEQ 0 destroy failed\n");
-	ceq->live = false;
-	fn->ceq_count = 0;
-	irdma_dma_free(fn, &ceq->ring);
+	irdma_ceq_destroy(fn, 0);
+}
+
+/* A CEQ for every further vector: the completion vectors CQs choose from. */
+static int irdma_ceqs_setup(struct irdma_fn *fn)
+{
+	u32 id, max = min(fn->ceq_max, fn->hmc.max_ceqs);
+	int err;
+
+	for (id = 1; id < max; id++) {
+		err = irdma_ceq_create(fn, id);
+		if (err) {
+			while (--id)
+				irdma_ceq_destroy(fn, id);
+			return err;
+		}
+	}
+	return 0;
+}
+
+static void irdma_ceqs_teardown(struct irdma_fn *fn)
+{
+	while (fn->ceq_count > 1)
+		irdma_ceq_destroy(fn, fn->ceq_count - 1);
 }
 
 static int irdma_aeq_setup(struct irdma_fn *fn)
@@ -402,6 +460,9 @@ void irdma_hw_deinit(struct irdma_fn *fn)
 	case IRDMA_STEP_AEQ:
 		irdma_aeq_teardown(fn);
 		fallthrough;
+	case IRDMA_STEP_CEQS:
+		irdma_ceqs_teardown(fn);
+		fallthrough;
 	case IRDMA_STEP_CEQ0:
 		irdma_ceq0_teardown(fn);
 		fallthrough;
@@ -445,11 +506,12 @@ int irdma_hw_init(struct irdma_fn *fn)
 		{ "CCQ", irdma_ccq_create, IRDMA_STEP_CCQ },
 		{ "features", irdma_query_features, IRDMA_STEP_CCQ },
 		{ "CEQ 0", irdma_ceq0_setup, IRDMA_STEP_CEQ0 },
+		{ "CEQs", irdma_ceqs_setup, IRDMA_STEP_CEQS },
 		{ "AEQ", irdma_aeq_setup, IRDMA_STEP_DONE },
 	};
 	int err, i;
 
-	fn->msix_shared = fn->res.msix_count <= num_online_cpus();
+	irdma_plan_vectors(fn);
 	for (i = 0; i < ARRAY_SIZE(steps); i++) {
 		err = steps[i].run(fn);
 		if (err) {

@@ -230,6 +230,7 @@ enum irdma_init_step {
 	IRDMA_STEP_HMC,
 	IRDMA_STEP_CCQ,
 	IRDMA_STEP_CEQ0,
+	IRDMA_STEP_CEQS,
 	IRDMA_STEP_AEQ,
 	IRDMA_STEP_DONE,
 };
@@ -256,6 +257,7 @@ enum irdma_init_step {
  * @hmc: the HMC layout
  * @msix_shared: the AEQ and CEQ 0 share vector 0
  * @ceq: the CEQs
+ * @ceq_max: CEQs the vectors allow
  * @ceq_count: CEQs created
  * @aeq: the AEQ
  * @fw_major: firmware version, major
@@ -274,6 +276,7 @@ struct irdma_fn {
 	struct irdma_hmc hmc;
 	bool msix_shared;
 	struct irdma_eq ceq[IRDMA_MAX_CEQS];
+	u32 ceq_max;
 	u32 ceq_count;
 	struct irdma_eq aeq;
 	u16 fw_major;

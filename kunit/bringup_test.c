@@ -35,7 +35,9 @@ static void irdma_bringup_teardown_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fn->fw_minor, 74);
 	KUNIT_EXPECT_EQ(test, fn->hmc.obj[IRDMA_HMC_QP].cnt, 4096);
 	KUNIT_EXPECT_EQ(test, fn->hmc.obj[IRDMA_HMC_CQ].cnt, 8192);
-	KUNIT_EXPECT_EQ(test, fn->ceq_count, 1);
+	KUNIT_EXPECT_GE(test, fn->ceq_count, 1);
+	KUNIT_EXPECT_EQ(test, fn->ceq_count, fn->ceq_max);
+	KUNIT_EXPECT_EQ(test, fn_to_iwdev(fn)->ibdev.num_comp_vectors, fn->ceq_count);
 	KUNIT_EXPECT_TRUE(test, fn->ccq.live);
 	KUNIT_EXPECT_TRUE(test, fn->ccq.armed);
 	KUNIT_EXPECT_TRUE(test, fn->aeq.live);

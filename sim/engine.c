@@ -11,11 +11,13 @@
 #include "sim.h"
 
 /*
- * Idle polls ~10 us apart for about 2 ms, then ~1 ms apart: a driver that
- * polls a register for 10 ms (the stock driver's budget for CQP creation)
- * is still answered, and an idle function costs a wake-up a millisecond.
+ * Idle polls ~10 us apart for about 20 ms after the last work, then ~1 ms
+ * apart. A driver polling a register for 10 ms (the stock driver's budget
+ * for a CQP command before the CCQ exists) is answered within the budget
+ * even across the pauses of its bring-up, and an idle function costs a
+ * wake-up a millisecond.
  */
-#define SIM_FAST_POLLS	200
+#define SIM_FAST_POLLS	2000
 
 /**
  * sim_engine_step - look for new work once and do it
@@ -34,6 +36,8 @@ static int sim_engine_thread(void *data)
 {
 	struct sim_dev *sdev = data;
 	unsigned int idle = 0;
+
+	complete(&sdev->engine_running);
 
 	while (!kthread_should_stop()) {
 		if (sim_engine_step(sdev)) {
@@ -61,10 +65,13 @@ int sim_engine_start(struct sim_dev *sdev)
 {
 	struct task_struct *t;
 
+	init_completion(&sdev->engine_running);
 	t = kthread_run(sim_engine_thread, sdev, "irdma_sim%u", sdev->id);
 	if (IS_ERR(t))
 		return PTR_ERR(t);
 	sdev->engine = t;
+	/* A driver may poll for an answer within 10 ms of the plug. */
+	wait_for_completion(&sdev->engine_running);
 	return 0;
 }
 

@@ -42,6 +42,9 @@ static DEFINE_IDA(sim_ice_ids);
  * @vsi: the PF's main VSI
  * @vsis: ice's VSI table, of one
  * @iadev: the IIDC auxiliary device, while plugged
+ * @orig_vendor: the stand-in's own PCI vendor, given back on removal
+ * @orig_device: its own PCI device id
+ * @orig_revision: its own revision
  */
 struct sim_ice_fn {
 	struct ice_pf pf;
@@ -51,6 +54,9 @@ struct sim_ice_fn {
 	struct ice_vsi vsi;
 	struct ice_vsi *vsis[1];
 	struct iidc_auxiliary_dev *iadev;
+	u16 orig_vendor;
+	u16 orig_device;
+	u8 orig_revision;
 };
 
 static struct sim_ice_fn *sim_ice_from_pf(struct ice_pf *pf)
@@ -235,7 +241,10 @@ static int sim_ice_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 		goto err_unmap;
 	pci_set_master(pdev);
 
-	/* The stand-in answers as an E810-C for QSFP. */
+	/* The stand-in answers as an E810-C for QSFP while it is one. */
+	f->orig_vendor = pdev->vendor;
+	f->orig_device = pdev->device;
+	f->orig_revision = pdev->revision;
 	pdev->vendor = IRDMA_SIM_VENDOR_ID;
 	pdev->device = IRDMA_SIM_DEVICE_ID;
 	pdev->revision = IRDMA_SIM_REVISION;
@@ -244,7 +253,7 @@ static int sim_ice_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 			     GFP_KERNEL);
 	if (id < 0) {
 		err = id;
-		goto err_unmap;
+		goto err_ident;
 	}
 	f->id = id;
 	pci_set_drvdata(pdev, f);
@@ -257,6 +266,10 @@ static int sim_ice_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 
 err_id:
 	ida_free(&sim_ice_ids, id);
+err_ident:
+	pdev->vendor = f->orig_vendor;
+	pdev->device = f->orig_device;
+	pdev->revision = f->orig_revision;
 err_unmap:
 	pci_iounmap(pdev, f->bar);
 err_region:
@@ -274,6 +287,9 @@ static void sim_ice_remove(struct pci_dev *pdev)
 
 	irdma_sim_del(f->id);
 	ida_free(&sim_ice_ids, f->id);
+	pdev->vendor = f->orig_vendor;
+	pdev->device = f->orig_device;
+	pdev->revision = f->orig_revision;
 	pci_iounmap(pdev, f->bar);
 	pci_release_region(pdev, 0);
 	pci_disable_device(pdev);

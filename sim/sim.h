@@ -11,6 +11,7 @@
 #include <linux/mutex.h>
 #include <linux/wait.h>
 
+#include <linux/completion.h>
 #include <linux/kfifo.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -173,6 +174,7 @@ struct sim_faults {
  * @sadev: what the driver's front-end binds to
  * @list: entry in the list of functions
  * @engine: the thread that executes the hardware's work
+ * @engine_running: the thread has started looking for work
  * @cqp: the control QP
  * @hmc: the FPM layout and segment descriptors
  * @cqs: live completion queues by number
@@ -200,6 +202,7 @@ struct sim_dev {
 	struct irdma_sim_adev *sadev;
 	struct list_head list;
 	struct task_struct *engine;
+	struct completion engine_running;
 	struct sim_cqp cqp;
 	struct sim_hmc hmc;
 	struct xarray cqs;

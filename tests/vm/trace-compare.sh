@@ -26,6 +26,10 @@ record() {
 	echo 1 >$T/tracing_on
 	"$@"
 	wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 under $*"
+	ip link set simeth32 up
+	wait_for '[ "$(devinfo_field irdma0 state)" = PORT_ACTIVE ]' 5 || fail "port not active under $*"
+	ibv_devinfo -v -d irdma0 >"$out.devinfo" || fail "ibv_devinfo under $*"
+	ip link set simeth32 down
 	rmmod irdma || fail "rmmod after $*"
 	echo 0 >$T/tracing_on
 	echo 0 >$T/events/irdma_sim/enable
@@ -49,6 +53,11 @@ echo "== CQP opcodes, stock: $(ops /tmp/stock.trace)"
 echo "== CQP opcodes, ours:  $(ops /tmp/ours.trace)"
 echo "== differences (- stock, + ours):"
 diff -u /tmp/stock.trace /tmp/ours.trace | sed -n '3,$p' | grep -E '^[-+]' | head -n 200
+
+echo "== ibv_devinfo -v, stock vs ours:"
+diff /tmp/stock.trace.devinfo /tmp/ours.trace.devinfo && echo "(identical)"
+expect_eq "ibv_devinfo -v of both drivers differs in" \
+	"$(diff /tmp/stock.trace.devinfo /tmp/ours.trace.devinfo | grep -c '^[<>]')" 0
 
 refused() { grep -E -- '-> 0x[1-9a-f]' "$1" | awk '{ print $3 }' | sort -u | tr '\n' ' '; }
 expect_eq "commands the sim refused our driver" "$(refused /tmp/ours.trace)" ""
