@@ -512,22 +512,18 @@ static void irdma_ib_dealloc_device(struct ib_device *ibdev)
 }
 
 /* What RoCEv2 and iWARP ports answer differently. */
-static const struct ib_device_ops irdma_roce_dev_ops = {
-	.query_pkey = irdma_query_pkey,
+static const struct ib_device_ops irdma_ops_rocev2 = {
+	.modify_qp = irdma_modify_qp,
 	.get_link_layer = irdma_get_link_layer,
-	.modify_qp = irdma_modify_qp,
+	.query_pkey = irdma_query_pkey,
 };
 
-static const struct ib_device_ops irdma_iw_dev_ops = {
+static const struct ib_device_ops irdma_ops_iwarp = {
+	.modify_qp = irdma_modify_qp,
 	.query_gid = irdma_query_gid,
-	.modify_qp = irdma_modify_qp,
 };
 
-static const struct ib_device_ops irdma_dev_ops = {
-	.owner = THIS_MODULE,
-	.driver_id = RDMA_DRIVER_IRDMA,
-	.uverbs_abi_ver = IRDMA_ABI_VER,
-
+static const struct ib_device_ops irdma_ops_common = {
 	/* the device and its port */
 	.query_device = irdma_query_device,
 	.query_port = irdma_query_port,
@@ -567,6 +563,11 @@ static const struct ib_device_ops irdma_dev_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_pd, irdma_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_cq, irdma_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_qp, irdma_qp, ibqp),
+
+	/* who we are to ib_core and to user space */
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_IRDMA,
+	.uverbs_abi_ver = IRDMA_ABI_VER,
 };
 
 static void irdma_init_roce_device(struct irdma_device *iwdev)
@@ -574,7 +575,7 @@ static void irdma_init_roce_device(struct irdma_device *iwdev)
 	iwdev->ibdev.node_type = RDMA_NODE_IB_CA;
 	addrconf_addr_eui48((u8 *)&iwdev->ibdev.node_guid,
 			    iwdev->fn.res.netdev->dev_addr);
-	ib_set_device_ops(&iwdev->ibdev, &irdma_roce_dev_ops);
+	ib_set_device_ops(&iwdev->ibdev, &irdma_ops_rocev2);
 }
 
 static void irdma_init_iw_device(struct irdma_device *iwdev)
@@ -584,7 +585,7 @@ static void irdma_init_iw_device(struct irdma_device *iwdev)
 	iwdev->ibdev.node_type = RDMA_NODE_RNIC;
 	addrconf_addr_eui48((u8 *)&iwdev->ibdev.node_guid, netdev->dev_addr);
 	memcpy(iwdev->ibdev.iw_ifname, netdev->name, sizeof(iwdev->ibdev.iw_ifname));
-	ib_set_device_ops(&iwdev->ibdev, &irdma_iw_dev_ops);
+	ib_set_device_ops(&iwdev->ibdev, &irdma_ops_iwarp);
 }
 
 static void irdma_init_rdma_device(struct irdma_device *iwdev)
@@ -598,7 +599,7 @@ static void irdma_init_rdma_device(struct irdma_device *iwdev)
 	iwdev->ibdev.phys_port_cnt = 1;
 	iwdev->ibdev.num_comp_vectors = fn->ceq_count;
 	iwdev->ibdev.dev.parent = fn->res.dev;
-	ib_set_device_ops(&iwdev->ibdev, &irdma_dev_ops);
+	ib_set_device_ops(&iwdev->ibdev, &irdma_ops_common);
 }
 
 /**

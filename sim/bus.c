@@ -7,9 +7,7 @@
  *   echo "ID [roce|iwarp]" > /sys/bus/irdma_sim/new_device
  *   echo "ID" > /sys/bus/irdma_sim/del_device
  */
-#include <linux/cpumask.h>
 #include <linux/dma-mapping.h>
-#include <linux/sched.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -113,25 +111,9 @@ static int sim_plug(struct sim_dev *sdev)
 		.pf_id = sdev->id & 0x7,
 		.vsi_num = sdev->id,
 	};
-	cpumask_var_t others;
-	bool moved = false;
 	int err;
 
-	/*
-	 * The driver probes within the plug, on this CPU, and may busy-wait
-	 * there for the engine (10 ms for a polled CQP command in the stock
-	 * driver). Keep the engine on the other CPUs meanwhile, as silicon
-	 * runs beside the CPU.
-	 */
-	if (num_online_cpus() > 1 && zalloc_cpumask_var(&others, GFP_KERNEL)) {
-		cpumask_copy(others, cpu_online_mask);
-		cpumask_clear_cpu(raw_smp_processor_id(), others);
-		moved = !set_cpus_allowed_ptr(sdev->engine, others);
-		free_cpumask_var(others);
-	}
 	err = sdev->front->plug(sdev->front_priv, &res);
-	if (moved)
-		set_cpus_allowed_ptr(sdev->engine, cpu_possible_mask);
 	if (!err)
 		sdev->plugged = true;
 	return err;

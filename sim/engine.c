@@ -36,11 +36,17 @@ static int sim_engine_thread(void *data)
 {
 	struct sim_dev *sdev = data;
 	unsigned int idle = 0;
+	bool work;
 
 	complete(&sdev->engine_running);
-
 	while (!kthread_should_stop()) {
-		if (sim_engine_step(sdev)) {
+		/* One thread at a time does the work; the others stand by. */
+		work = false;
+		if (mutex_trylock(&sdev->engine_lock)) {
+			work = sim_engine_step(sdev);
+			mutex_unlock(&sdev->engine_lock);
+		}
+		if (work) {
 			idle = 0;
 			cond_resched();
 			continue;
@@ -56,33 +62,54 @@ static int sim_engine_thread(void *data)
 }
 
 /**
- * sim_engine_start - start the function's engine thread
+ * sim_engine_start - start the function's engine threads
  * @sdev: the simulated function
  *
- * Return: 0 or a negative errno.
+ * Silicon works beside the CPUs, whatever they do: a driver busy-waiting
+ * for a register (the stock driver gives a polled CQP command 10 ms, in a
+ * kernel that will not preempt it) must not keep the engine from running.
+ * So the engine is one thread on each CPU (up to SIM_MAX_ENGINES), taking
+ * turns at the same work.
+ *
+ * Return: 0 or a negative errno; nothing is left running on error.
  */
 int sim_engine_start(struct sim_dev *sdev)
 {
+	unsigned int cpu, n = 0;
 	struct task_struct *t;
 
-	init_completion(&sdev->engine_running);
-	t = kthread_run(sim_engine_thread, sdev, "irdma_sim%u", sdev->id);
-	if (IS_ERR(t))
-		return PTR_ERR(t);
-	sdev->engine = t;
-	/* A driver may poll for an answer within 10 ms of the plug. */
-	wait_for_completion(&sdev->engine_running);
+	mutex_init(&sdev->engine_lock);
+	for_each_online_cpu(cpu) {
+		if (n == SIM_MAX_ENGINES)
+			break;
+		init_completion(&sdev->engine_running);
+		t = kthread_create(sim_engine_thread, sdev, "irdma_sim%u/%u",
+				   sdev->id, cpu);
+		if (IS_ERR(t)) {
+			sim_engine_stop(sdev);
+			return PTR_ERR(t);
+		}
+		kthread_bind(t, cpu);
+		sdev->engine[n++] = t;
+		wake_up_process(t);
+		/* A driver may poll for an answer within 10 ms of the plug. */
+		wait_for_completion(&sdev->engine_running);
+	}
 	return 0;
 }
 
 /**
- * sim_engine_stop - stop the function's engine thread
+ * sim_engine_stop - stop the function's engine threads
  * @sdev: the simulated function
  */
 void sim_engine_stop(struct sim_dev *sdev)
 {
-	if (!sdev->engine)
-		return;
-	kthread_stop(sdev->engine);
-	sdev->engine = NULL;
+	int i;
+
+	for (i = 0; i < SIM_MAX_ENGINES; i++) {
+		if (!sdev->engine[i])
+			continue;
+		kthread_stop(sdev->engine[i]);
+		sdev->engine[i] = NULL;
+	}
 }

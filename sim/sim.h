@@ -25,6 +25,7 @@
 #define SIM_MAX_CEQS		64
 #define SIM_MAX_SDS		64	/* 128 MiB of FPM space per function */
 #define SIM_MAX_ARPS		2048	/* the ARP table's entries */
+#define SIM_MAX_ENGINES		4	/* engine threads, one per CPU */
 
 /* Doorbell registers read back this value once the engine took a write. */
 #define SIM_DB_IDLE		0xffffffff
@@ -173,8 +174,9 @@ struct sim_faults {
  * @msix: MSI-X table handed to the driver
  * @sadev: what the driver's front-end binds to
  * @list: entry in the list of functions
- * @engine: the thread that executes the hardware's work
- * @engine_running: the thread has started looking for work
+ * @engine: the threads that execute the hardware's work, one per CPU
+ * @engine_running: the last thread started has begun looking for work
+ * @engine_lock: held by the thread doing the work
  * @cqp: the control QP
  * @hmc: the FPM layout and segment descriptors
  * @cqs: live completion queues by number
@@ -201,8 +203,9 @@ struct sim_dev {
 	struct msix_entry msix[SIM_MSIX_COUNT];
 	struct irdma_sim_adev *sadev;
 	struct list_head list;
-	struct task_struct *engine;
+	struct task_struct *engine[SIM_MAX_ENGINES];
 	struct completion engine_running;
+	struct mutex engine_lock; /* one engine thread works at a time */
 	struct sim_cqp cqp;
 	struct sim_hmc hmc;
 	struct xarray cqs;
