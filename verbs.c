@@ -137,32 +137,24 @@ static int irdma_query_device(struct ib_device *ibdev,
 static int irdma_query_port(struct ib_device *ibdev, u32 port,
 			    struct ib_port_attr *props)
 {
-	struct net_device *netdev = to_iwdev(ibdev)->fn.res.netdev;
+	struct irdma_fn *fn = &to_iwdev(ibdev)->fn;
+	struct net_device *netdev = fn->res.netdev;
+	bool roce = fn->res.protocol == IRDMA_PROTOCOL_ROCEV2;
+	bool up = netif_running(netdev) && netif_carrier_ok(netdev);
 
+	/* ib_core zeroed @props: LMC, SM and the counters stay 0. */
+	props->state = up ? IB_PORT_ACTIVE : IB_PORT_DOWN;
+	props->phys_state = up ? IB_PORT_PHYS_STATE_LINK_UP :
+				 IB_PORT_PHYS_STATE_DISABLED;
+	ib_get_eth_speed(ibdev, port, &props->active_speed, &props->active_width);
 	props->max_mtu = IB_MTU_4096;
 	props->active_mtu = ib_mtu_int_to_enum(netdev->mtu);
-	props->lid = 1;
-	props->lmc = 0;
-	props->sm_lid = 0;
-	props->sm_sl = 0;
-	if (netif_carrier_ok(netdev) && netif_running(netdev)) {
-		props->state = IB_PORT_ACTIVE;
-		props->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
-	} else {
-		props->state = IB_PORT_DOWN;
-		props->phys_state = IB_PORT_PHYS_STATE_DISABLED;
-	}
-	ib_get_eth_speed(ibdev, port, &props->active_speed, &props->active_width);
-	if (to_iwdev(ibdev)->fn.res.protocol == IRDMA_PROTOCOL_ROCEV2) {
-		props->gid_tbl_len = IRDMA_ROCE_GID_TBL_SZ;
-		props->ip_gids = true;
-		props->pkey_tbl_len = IRDMA_PKEY_TBL_SZ;
-	} else {
-		props->gid_tbl_len = 1;
-	}
-	props->qkey_viol_cntr = 0;
-	props->port_cap_flags |= IB_PORT_CM_SUP | IB_PORT_REINIT_SUP;
 	props->max_msg_sz = IRDMA_MAX_MSG_SIZE;
+	props->lid = 1;
+	props->port_cap_flags |= IB_PORT_CM_SUP | IB_PORT_REINIT_SUP;
+	props->gid_tbl_len = roce ? IRDMA_ROCE_GID_TBL_SZ : 1;
+	props->pkey_tbl_len = roce ? IRDMA_PKEY_TBL_SZ : 0;
+	props->ip_gids = roce;
 	return 0;
 }
 
@@ -511,53 +503,56 @@ static void irdma_ib_dealloc_device(struct ib_device *ibdev)
 	ida_destroy(&fn->pd_ids);
 }
 
+/* An op served by the verb of the same name. */
+#define IRDMA_OP(name)	.name = irdma_##name
+
 /* What RoCEv2 and iWARP ports answer differently. */
 static const struct ib_device_ops irdma_ops_rocev2 = {
-	.modify_qp = irdma_modify_qp,
-	.get_link_layer = irdma_get_link_layer,
-	.query_pkey = irdma_query_pkey,
+	IRDMA_OP(modify_qp),
+	IRDMA_OP(get_link_layer),
+	IRDMA_OP(query_pkey),
 };
 
 static const struct ib_device_ops irdma_ops_iwarp = {
-	.modify_qp = irdma_modify_qp,
-	.query_gid = irdma_query_gid,
+	IRDMA_OP(modify_qp),
+	IRDMA_OP(query_gid),
 };
 
 static const struct ib_device_ops irdma_ops_common = {
 	/* the device and its port */
-	.query_device = irdma_query_device,
-	.query_port = irdma_query_port,
-	.get_port_immutable = irdma_get_port_immutable,
-	.get_dev_fw_str = irdma_get_dev_fw_str,
+	IRDMA_OP(query_device),
+	IRDMA_OP(query_port),
+	IRDMA_OP(get_port_immutable),
+	IRDMA_OP(get_dev_fw_str),
 	.dealloc_driver = irdma_ib_dealloc_device,
 
 	/* user contexts and their mappings */
-	.alloc_ucontext = irdma_alloc_ucontext,
-	.dealloc_ucontext = irdma_dealloc_ucontext,
-	.disassociate_ucontext = irdma_disassociate_ucontext,
-	.mmap = irdma_mmap,
-	.mmap_free = irdma_mmap_free,
+	IRDMA_OP(alloc_ucontext),
+	IRDMA_OP(dealloc_ucontext),
+	IRDMA_OP(disassociate_ucontext),
+	IRDMA_OP(mmap),
+	IRDMA_OP(mmap_free),
 
 	/* protection domains */
-	.alloc_pd = irdma_alloc_pd,
-	.dealloc_pd = irdma_dealloc_pd,
+	IRDMA_OP(alloc_pd),
+	IRDMA_OP(dealloc_pd),
 
 	/* completion queues */
-	.create_cq = irdma_create_cq,
-	.destroy_cq = irdma_destroy_cq,
-	.poll_cq = irdma_poll_cq,
-	.req_notify_cq = irdma_req_notify_cq,
+	IRDMA_OP(create_cq),
+	IRDMA_OP(destroy_cq),
+	IRDMA_OP(poll_cq),
+	IRDMA_OP(req_notify_cq),
 
 	/* queue pairs and their work */
-	.create_qp = irdma_create_qp,
-	.destroy_qp = irdma_destroy_qp,
-	.post_send = irdma_post_send,
-	.post_recv = irdma_post_recv,
+	IRDMA_OP(create_qp),
+	IRDMA_OP(destroy_qp),
+	IRDMA_OP(post_send),
+	IRDMA_OP(post_recv),
 
 	/* memory */
-	.get_dma_mr = irdma_get_dma_mr,
-	.reg_user_mr = irdma_reg_user_mr,
-	.dereg_mr = irdma_dereg_mr,
+	IRDMA_OP(get_dma_mr),
+	IRDMA_OP(reg_user_mr),
+	IRDMA_OP(dereg_mr),
 
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, irdma_ucontext, ibucontext),
 	INIT_RDMA_OBJ_SIZE(ib_pd, irdma_pd, ibpd),
