@@ -11,7 +11,7 @@
 #include "main.h"
 #include "sim/irdma_sim.h"
 
-static void irdma_sim_request_reset(struct irdma_fn *fn)
+static void irdma_sim_fn_reset(struct irdma_fn *fn)
 {
 	struct irdma_sim_adev *sadev = fn->res.lan_priv;
 
@@ -27,7 +27,7 @@ static bool irdma_sim_bar_pfn(struct irdma_fn *fn, u64 offset,
 }
 
 static const struct irdma_fn_ops irdma_sim_ops = {
-	.request_reset = irdma_sim_request_reset,
+	.request_reset = irdma_sim_fn_reset,
 	.bar_pfn = irdma_sim_bar_pfn,
 };
 

@@ -173,9 +173,12 @@ err_sdbuf:
  * irdma_cqp_destroy - take the CQP down and free it
  * @fn: the function
  *
- * Waiters still outstanding are released with an error first.
+ * Waiters still outstanding are released with an error. If the hardware
+ * does not confirm, its rings are kept (leaked) rather than freed.
+ *
+ * Return: 0, or -ETIMEDOUT if the CQP did not go down.
  */
-void irdma_cqp_destroy(struct irdma_fn *fn)
+int irdma_cqp_destroy(struct irdma_fn *fn)
 {
 	struct irdma_cqp *cqp = &fn->cqp;
 	int i;
@@ -193,8 +196,9 @@ void irdma_cqp_destroy(struct irdma_fn *fn)
 	irdma_cqp_flush_waiters(fn);
 	kfree(cqp->reqs);
 	cqp->reqs = NULL;
-	irdma_dma_free(fn, &cqp->sdbuf);
-	irdma_dma_free(fn, &cqp->sq);
+	irdma_dma_release(fn, &cqp->sdbuf, i < IRDMA_CQP_CREATE_POLLS);
+	irdma_dma_release(fn, &cqp->sq, i < IRDMA_CQP_CREATE_POLLS);
+	return i < IRDMA_CQP_CREATE_POLLS ? 0 : -ETIMEDOUT;
 }
 
 /**

@@ -281,14 +281,14 @@ static int irdma_hmc_program_sds(struct irdma_fn *fn, const u32 *idx,
 	return 0;
 }
 
-static void irdma_hmc_free_sds(struct irdma_fn *fn)
+static void irdma_hmc_free_sds(struct irdma_fn *fn, bool hw_done)
 {
 	u32 i;
 
 	if (!fn->hmc.sd)
 		return;
 	for (i = 0; i < fn->hmc.sd_cnt; i++)
-		irdma_dma_free(fn, &fn->hmc.sd[i]);
+		irdma_dma_release(fn, &fn->hmc.sd[i], hw_done);
 	kfree(fn->hmc.sd);
 	fn->hmc.sd = NULL;
 }
@@ -327,8 +327,9 @@ static int irdma_hmc_back_objects(struct irdma_fn *fn)
 		err = irdma_hmc_program_sds(fn, idx, count, true);
 out:
 	kfree(idx);
+	/* Segments a failed command may have programmed stay the device's. */
 	if (err)
-		irdma_hmc_free_sds(fn);
+		irdma_hmc_free_sds(fn, false);
 	return err;
 }
 
@@ -368,17 +369,20 @@ void irdma_hmc_teardown(struct irdma_fn *fn)
 {
 	struct irdma_hmc *hmc = &fn->hmc;
 	u32 *idx, count = 0, sd;
+	bool cleared = false;
 
 	if (!hmc->sd)
 		return;
+
 	idx = kcalloc(hmc->sd_cnt, sizeof(*idx), GFP_KERNEL);
 	if (idx) {
 		for (sd = 0; sd < hmc->sd_cnt; sd++)
 			if (hmc->sd[sd].va)
 				idx[count++] = sd;
-		if (irdma_hmc_program_sds(fn, idx, count, false))
+		cleared = !irdma_hmc_program_sds(fn, idx, count, false);
+		if (!cleared)
 			dev_warn(fn->res.dev, "could not clear the HMC segments\n");
 		kfree(idx);
 	}
-	irdma_hmc_free_sds(fn);
+	irdma_hmc_free_sds(fn, cleared);
 }

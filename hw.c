@@ -141,12 +141,15 @@ static void irdma_ccq_destroy(struct irdma_fn *fn)
 	};
 	struct irdma_cqp_wqe cmd;
 
+	int err;
+
 	/* The CCQ cannot report its own end: wait on CQPTAIL. */
 	fn->ccq.live = false;
 	irdma_build_destroy_cq(&cmd, &info);
-	if (irdma_cqp_exec(fn, &cmd, NULL))
-		dev_warn(fn->res.dev, "CCQ destroy failed\n");
-	irdma_dma_free(fn, &fn->ccq.ring);
+	err = irdma_cqp_exec(fn, &cmd, NULL);
+	if (err)
+		dev_warn(fn->res.dev, "CCQ destroy failed: %d\n", err);
+	irdma_dma_release(fn, &fn->ccq.ring, !err);
 }
 
 static int irdma_query_features(struct irdma_fn *fn)
@@ -197,7 +200,7 @@ static void irdma_aeq_process(struct irdma_fn *fn)
 	struct irdma_eq *aeq = &fn->aeq;
 	u32 taken = 0;
 
-	while (aeq->live) {
+	while (READ_ONCE(aeq->live)) {
 		__le64 *aeqe = aeq->ring.va + aeq->tail * IRDMA_AEQE_SIZE;
 		u64 q1 = le64_to_cpu(READ_ONCE(aeqe[1]));
 
@@ -333,15 +336,17 @@ static void irdma_ceq_destroy(struct irdma_fn *fn, u32 id)
 {
 	struct irdma_eq *ceq = &fn->ceq[id];
 	struct irdma_cqp_wqe cmd;
+	int err;
 
 	irdma_wr32(fn, IRDMA_GLINT_CEQCTL(id), irdma_cause(fn, ceq->msix, false));
 	irdma_eq_free_irq(fn, ceq);
 	irdma_build_destroy_ceq(&cmd, id, ceq->size);
-	if (irdma_cqp_exec(fn, &cmd, NULL))
-		dev_warn(fn->res.dev, "CEQ %u destroy failed\n", id);
+	err = irdma_cqp_exec(fn, &cmd, NULL);
+	if (err)
+		dev_warn(fn->res.dev, "CEQ %u destroy failed: %d\n", id, err);
 	ceq->live = false;
 	fn->ceq_count = id;
-	irdma_dma_free(fn, &ceq->ring);
+	irdma_dma_release(fn, &ceq->ring, !err);
 }
 
 static int irdma_ceq0_setup(struct irdma_fn *fn)
@@ -439,14 +444,20 @@ static void irdma_aeq_teardown(struct irdma_fn *fn)
 	struct irdma_eq *aeq = &fn->aeq;
 	struct irdma_cqp_wqe cmd;
 
+	int err;
+
 	irdma_wr32(fn, IRDMA_PFINT_AEQCTL, irdma_cause(fn, 0, false));
 	irdma_eq_free_irq(fn, aeq);
-	aeq->live = false;
+	WRITE_ONCE(aeq->live, false);
+	/* Sharing vector 0, CEQ 0's thread may be reading the AEQ. */
+	if (fn->msix_shared && fn->ceq[0].irq)
+		synchronize_irq(fn->ceq[0].irq);
 	irdma_wr32(fn, IRDMA_PFINT_AEQCTL, 0);
 	irdma_build_destroy_aeq(&cmd, aeq->size);
-	if (irdma_cqp_exec(fn, &cmd, NULL))
-		dev_warn(fn->res.dev, "AEQ destroy failed\n");
-	irdma_dma_free(fn, &aeq->ring);
+	err = irdma_cqp_exec(fn, &cmd, NULL);
+	if (err)
+		dev_warn(fn->res.dev, "AEQ destroy failed: %d\n", err);
+	irdma_dma_release(fn, &aeq->ring, !err);
 }
 
 /**
@@ -455,6 +466,8 @@ static void irdma_aeq_teardown(struct irdma_fn *fn)
  */
 void irdma_hw_deinit(struct irdma_fn *fn)
 {
+	bool hw_down = true;
+
 	switch (fn->step) {
 	case IRDMA_STEP_DONE:
 	case IRDMA_STEP_AEQ:
@@ -473,10 +486,12 @@ void irdma_hw_deinit(struct irdma_fn *fn)
 		irdma_hmc_teardown(fn);
 		fallthrough;
 	case IRDMA_STEP_CQP:
-		irdma_cqp_destroy(fn);
+		/* Once the CQP is down the device owns nothing any more. */
+		hw_down = !irdma_cqp_destroy(fn);
+		irdma_dma_free_orphans(fn, hw_down);
 		fallthrough;
 	case IRDMA_STEP_INIT_MEM:
-		irdma_dma_free(fn, &fn->init_mem);
+		irdma_dma_release(fn, &fn->init_mem, hw_down);
 		fallthrough;
 	case IRDMA_STEP_NONE:
 		break;

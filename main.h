@@ -236,6 +236,7 @@ enum irdma_init_step {
 };
 
 #define IRDMA_MAX_CEQS	64
+#define IRDMA_MAX_ORPHANS	(IRDMA_MAX_CEQS + 64)
 
 /* The function's init block: FPM buffers, CQP context, CCQ shadow area. */
 #define IRDMA_INIT_MEM_SIZE	4096
@@ -264,6 +265,8 @@ enum irdma_init_step {
  * @fw_minor: firmware version, minor
  * @pd_ids: protection domain numbers in use
  * @max_pd: protection domains the function offers
+ * @orphans: memory the hardware may still own (its destroy failed)
+ * @orphan_count: entries in @orphans
  */
 struct irdma_fn {
 	struct irdma_fn_res res;
@@ -283,6 +286,8 @@ struct irdma_fn {
 	u16 fw_minor;
 	struct ida pd_ids;
 	u32 max_pd;
+	struct irdma_dma_mem orphans[IRDMA_MAX_ORPHANS];
+	u32 orphan_count;
 };
 
 static inline u32 irdma_rd32(struct irdma_fn *fn, u32 reg)
@@ -299,6 +304,9 @@ int irdma_dma_alloc(struct irdma_fn *fn, struct irdma_dma_mem *mem,
 		    size_t size, gfp_t gfp);
 void irdma_dma_free(struct irdma_fn *fn, struct irdma_dma_mem *mem);
 int irdma_dma_outstanding(void);
+void irdma_dma_release(struct irdma_fn *fn, struct irdma_dma_mem *mem,
+		       bool hw_done);
+void irdma_dma_free_orphans(struct irdma_fn *fn, bool hw_down);
 
 /* hw.c */
 struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res);
@@ -311,7 +319,7 @@ u64 irdma_cqp_wqe_hdr(enum irdma_cqp_opcode op, bool polarity);
 void irdma_cqp_wqe_set_hdr(__le64 *wqe, u64 hdr);
 int irdma_init_uk_attrs(enum irdma_hw_gen gen, struct irdma_uk_attrs *attrs);
 int irdma_cqp_create(struct irdma_fn *fn);
-void irdma_cqp_destroy(struct irdma_fn *fn);
+int irdma_cqp_destroy(struct irdma_fn *fn);
 int irdma_cqp_post(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd,
 		   u32 *idx);
 int irdma_ccq_next(struct irdma_fn *fn, u32 *idx, struct irdma_cqp_compl *compl);

@@ -76,6 +76,58 @@ void irdma_dma_free(struct irdma_fn *fn, struct irdma_dma_mem *mem)
 	atomic_dec(&irdma_dma_blocks);
 }
 
+/**
+ * irdma_dma_release - free memory the hardware may still own
+ * @fn: the function
+ * @mem: the memory
+ * @hw_done: the hardware let go of it (its destroy command succeeded)
+ *
+ * Memory whose destroy failed may still be written by the device: it is
+ * kept until the CQP is known to be down (irdma_dma_free_orphans()).
+ */
+void irdma_dma_release(struct irdma_fn *fn, struct irdma_dma_mem *mem,
+		       bool hw_done)
+{
+	if (!mem->va)
+		return;
+	if (hw_done) {
+		irdma_dma_free(fn, mem);
+		return;
+	}
+	if (fn->orphan_count < IRDMA_MAX_ORPHANS) {
+		fn->orphans[fn->orphan_count++] = *mem;
+	} else {
+		dev_warn(fn->res.dev, "leaking %zu bytes the device may own\n",
+			 mem->size);
+		atomic_dec(&irdma_dma_blocks);
+	}
+	mem->va = NULL;
+}
+
+/**
+ * irdma_dma_free_orphans - free the memory kept from failed destroys
+ * @fn: the function
+ * @hw_down: the CQP is down, so the device owns nothing any more
+ *
+ * If the device may still be alive, the memory is leaked rather than
+ * handed back while it could write to it.
+ */
+void irdma_dma_free_orphans(struct irdma_fn *fn, bool hw_down)
+{
+	u32 i;
+
+	if (fn->orphan_count && !hw_down)
+		dev_warn(fn->res.dev, "leaking %u blocks the device may still write\n",
+			 fn->orphan_count);
+	for (i = 0; i < fn->orphan_count; i++) {
+		if (hw_down)
+			irdma_dma_free(fn, &fn->orphans[i]);
+		else
+			atomic_dec(&irdma_dma_blocks);
+	}
+	fn->orphan_count = 0;
+}
+
 /* Before the CCQ: the command is done when CQPTAIL moves. */
 static int irdma_cqp_exec_polled(struct irdma_fn *fn,
 				 const struct irdma_cqp_wqe *cmd,
@@ -191,8 +243,12 @@ int irdma_cqp_exec_ccq_create(struct irdma_fn *fn, const struct irdma_cqp_wqe *c
 
 	for (i = 0; i < IRDMA_CQP_REG_POLLS; i++) {
 		irdma_cqp_process_ccq(fn);
-		if (try_wait_for_completion(&req.done))
-			return req.compl.maj ? -EIO : 0;
+		if (try_wait_for_completion(&req.done)) {
+			if (!req.compl.maj)
+				return 0;
+			fn->ccq.live = false;
+			return -EIO;
+		}
 		val = irdma_rd32(fn, IRDMA_PFPE_CQPTAIL);
 		if (FIELD_GET(IRDMA_CQPTAIL_WQTAIL, val) != before &&
 		    (val & IRDMA_CQPTAIL_OP_ERR))

@@ -10,7 +10,7 @@
 #include "../verbs.h"
 #include "../sim/irdma_sim.h"
 
-#define TEST_FN_ID	40
+#define TEST_FN_ID	20
 
 static struct irdma_fn *irdma_test_bound_fn(struct auxiliary_device *adev)
 {
@@ -50,6 +50,7 @@ static void irdma_bringup_teardown_test(struct kunit *test)
 	/* Bring-up's CQP commands came back through the CQP ring. */
 	KUNIT_EXPECT_TRUE(test, irdma_ring_empty(&fn->cqp.ring));
 
+	put_device(&adev->dev);
 	KUNIT_ASSERT_EQ(test, irdma_sim_del(TEST_FN_ID), 0);
 	KUNIT_EXPECT_FALSE(test, irq_has_action(aeq_irq));
 	KUNIT_EXPECT_FALSE(test, irq_has_action(ceq_irq));
@@ -97,12 +98,52 @@ static void irdma_bringup_failure_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, device_attach(&adev->dev), 1);
 	KUNIT_EXPECT_NOT_NULL(test, irdma_test_bound_fn(adev));
 
+	put_device(&adev->dev);
 	KUNIT_ASSERT_EQ(test, irdma_sim_del(TEST_FN_ID), 0);
+}
+
+/* The commands teardown issues that a device may refuse. */
+static const u8 irdma_teardown_ops[] = {
+	IRDMA_CQPOP_DESTROY_AEQ, IRDMA_CQPOP_DESTROY_CEQ,
+	IRDMA_CQPOP_DESTROY_CQ, IRDMA_CQPOP_UPDATE_PE_SDS,
+};
+
+KUNIT_ARRAY_PARAM(irdma_teardown_op, irdma_teardown_ops, irdma_bringup_op_desc);
+
+/*
+ * A refused destroy leaves the object the device's: its memory is kept
+ * until the CQP is down, then freed. KASAN watches the engine meanwhile.
+ */
+static void irdma_teardown_failure_test(struct kunit *test)
+{
+	const u8 *op = test->param_value;
+	struct auxiliary_device *adev;
+	unsigned int irq;
+	int blocks = irdma_dma_outstanding();
+
+	KUNIT_ASSERT_EQ(test, irdma_sim_add(TEST_FN_ID, true), 0);
+	adev = irdma_sim_adev(TEST_FN_ID);
+	KUNIT_ASSERT_NOT_NULL(test, adev);
+	KUNIT_ASSERT_NOT_NULL(test, irdma_test_bound_fn(adev));
+	irq = irdma_test_bound_fn(adev)->res.msix[0].vector;
+
+	irdma_sim_fail_cqp_op(TEST_FN_ID, *op, 1);
+	device_release_driver(&adev->dev);
+	KUNIT_EXPECT_NULL(test, irdma_test_bound_fn(adev));
+	KUNIT_EXPECT_EQ(test, irdma_dma_outstanding(), blocks);
+	KUNIT_EXPECT_FALSE(test, irq_has_action(irq));
+
+	/* The function comes up again afterwards. */
+	KUNIT_EXPECT_EQ(test, device_attach(&adev->dev), 1);
+	put_device(&adev->dev);
+	KUNIT_ASSERT_EQ(test, irdma_sim_del(TEST_FN_ID), 0);
+	KUNIT_EXPECT_EQ(test, irdma_dma_outstanding(), blocks);
 }
 
 static struct kunit_case irdma_bringup_cases[] = {
 	KUNIT_CASE_SLOW(irdma_bringup_teardown_test),
 	KUNIT_CASE_PARAM(irdma_bringup_failure_test, irdma_bringup_op_gen_params),
+	KUNIT_CASE_PARAM(irdma_teardown_failure_test, irdma_teardown_op_gen_params),
 	{}
 };
 

@@ -110,6 +110,7 @@ static int sim_plug(struct sim_dev *sdev)
 		.netdev = sdev->netdev,
 		.pf_id = sdev->id & 0x7,
 		.vsi_num = sdev->id,
+		.handle = sdev,
 	};
 	int err;
 
@@ -158,8 +159,25 @@ static void sim_reset_work(struct work_struct *work)
  */
 void sim_reset_schedule(struct sim_dev *sdev)
 {
-	schedule_work(&sdev->reset_work);
+	if (!READ_ONCE(sdev->dying))
+		schedule_work(&sdev->reset_work);
 }
+
+/**
+ * irdma_sim_request_reset - a function's driver asks for a reset
+ * @handle: the function, as its front received it at plug time
+ *
+ * Takes no lock: it may be called from the driver's probe or remove,
+ * which run while the simulator holds its own.
+ */
+void irdma_sim_request_reset(void *handle)
+{
+	struct sim_dev *sdev = handle;
+
+	dev_info(&sdev->dev, "function reset requested by its driver\n");
+	sim_reset_schedule(sdev);
+}
+EXPORT_SYMBOL_GPL(irdma_sim_request_reset);
 
 static struct sim_dev *sim_dev_find(u32 id)
 {
@@ -234,10 +252,10 @@ static int sim_dev_create(u32 id, bool roce, void __iomem *regs,
 	err = sim_engine_start(sdev);
 	if (err)
 		goto err_netdev;
-	sim_debugfs_add(sdev);
 	err = sim_plug(sdev);
 	if (err)
 		goto err_aux;
+	sim_debugfs_add(sdev);
 
 	list_add_tail(&sdev->list, &sim_devs);
 	dev_info(&sdev->dev, "simulated E810 function %u (%s), netdev %s\n", id,
@@ -245,7 +263,8 @@ static int sim_dev_create(u32 id, bool roce, void __iomem *regs,
 	return 0;
 
 err_aux:
-	sim_debugfs_del(sdev);
+	sdev->dying = true;
+	cancel_work_sync(&sdev->reset_work);
 	sim_engine_stop(sdev);
 err_netdev:
 	sim_netdev_destroy(sdev);
@@ -265,10 +284,14 @@ static void sim_dev_destroy(struct sim_dev *sdev)
 {
 	list_del(&sdev->list);
 	sim_debugfs_del(sdev);
+	/* No reset from here on; one under way finishes first. */
+	WRITE_ONCE(sdev->dying, true);
 	cancel_work_sync(&sdev->reset_work);
-	/* The driver lets go of the function first. */
+	/* The driver lets go of the function, then the engine stops. */
 	sim_unplug(sdev);
 	sim_engine_stop(sdev);
+	if (sdev->cqp.up)
+		sim_cqp_destroy(sdev);
 	sim_netdev_destroy(sdev);
 	sim_irqs_free(sdev);
 	if (sdev->own_regs)
@@ -353,16 +376,22 @@ EXPORT_SYMBOL_GPL(irdma_sim_reset);
  * irdma_sim_adev - the auxiliary device of a simulated function
  * @id: its number
  *
- * Return: the device, or NULL. Valid until the function is removed.
+ * Return: the device with a reference the caller drops with put_device(),
+ * or NULL.
  */
 struct auxiliary_device *irdma_sim_adev(u32 id)
 {
+	struct auxiliary_device *adev = NULL;
 	struct sim_dev *sdev;
 
 	mutex_lock(&sim_devs_lock);
 	sdev = sim_dev_find(id);
+	if (sdev && sdev->sadev) {
+		adev = &sdev->sadev->adev;
+		get_device(&adev->dev);
+	}
 	mutex_unlock(&sim_devs_lock);
-	return sdev && sdev->sadev ? &sdev->sadev->adev : NULL;
+	return adev;
 }
 
 /**
@@ -396,6 +425,8 @@ static ssize_t new_device_store(const struct bus_type *bus, const char *buf,
 		return -EINVAL;
 	if (strcmp(kind, "roce") && strcmp(kind, "iwarp"))
 		return -EINVAL;
+	if (id >= IRDMA_SIM_NATIVE_IDS)
+		return -ERANGE;
 
 	err = irdma_sim_add(id, !strcmp(kind, "roce"));
 	return err ? err : count;
@@ -410,6 +441,8 @@ static ssize_t del_device_store(const struct bus_type *bus, const char *buf,
 
 	if (kstrtouint(buf, 0, &id))
 		return -EINVAL;
+	if (id >= IRDMA_SIM_NATIVE_IDS)
+		return -ERANGE;
 	err = irdma_sim_del(id);
 	return err ? err : count;
 }

@@ -23,7 +23,7 @@
 #include "ice.h"
 #include "irdma_sim.h"
 
-#define SIM_ICE_FIRST_ID	32
+#define SIM_ICE_FIRST_ID	IRDMA_SIM_NATIVE_IDS
 #define SIM_ICE_LAST_ID		63
 #define SIM_ICE_TEID_BASE	0x100
 
@@ -42,6 +42,7 @@ static DEFINE_IDA(sim_ice_ids);
  * @vsi: the PF's main VSI
  * @vsis: ice's VSI table, of one
  * @iadev: the IIDC auxiliary device, while plugged
+ * @sim: the simulator's handle on the function, while plugged
  * @orig_vendor: the stand-in's own PCI vendor, given back on removal
  * @orig_device: its own PCI device id
  * @orig_revision: its own revision
@@ -54,6 +55,7 @@ struct sim_ice_fn {
 	struct ice_vsi vsi;
 	struct ice_vsi *vsis[1];
 	struct iidc_auxiliary_dev *iadev;
+	void *sim;
 	u16 orig_vendor;
 	u16 orig_device;
 	u8 orig_revision;
@@ -109,7 +111,8 @@ int ice_rdma_request_reset(struct ice_pf *pf, enum iidc_reset_type reset_type)
 {
 	if (!pf || reset_type > IIDC_GLOBR)
 		return -EINVAL;
-	return irdma_sim_reset(sim_ice_from_pf(pf)->id);
+	irdma_sim_request_reset(sim_ice_from_pf(pf)->sim);
+	return 0;
 }
 EXPORT_SYMBOL_GPL(ice_rdma_request_reset);
 
@@ -159,6 +162,7 @@ static int sim_ice_plug(void *priv, const struct irdma_sim_res *res)
 
 	memset(pf, 0, sizeof(*pf));
 	memset(&f->vsi, 0, sizeof(f->vsi));
+	f->sim = res->handle;
 	pf->pdev = f->pdev;
 	pf->hw.hw_addr = res->hw_addr;
 	pf->hw.pf_id = PCI_FUNC(f->pdev->devfn);

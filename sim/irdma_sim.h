@@ -12,6 +12,9 @@
 #include <linux/netdevice.h>
 #include <linux/pci.h>
 
+/* Functions 0-31 are the simulator's own; 32-63 belong to fronts. */
+#define IRDMA_SIM_NATIVE_IDS	32
+
 /* Auxiliary device names: "irdma_sim.roce.N" and "irdma_sim.iwarp.N". */
 #define IRDMA_SIM_ROCE_NAME	"roce"
 #define IRDMA_SIM_IWARP_NAME	"iwarp"
@@ -66,6 +69,7 @@ struct irdma_sim_adev {
  * @netdev: its Ethernet device
  * @pf_id: its PCI function number
  * @vsi_num: the VSI of its LAN traffic
+ * @handle: the simulator's handle on the function, for irdma_sim_request_reset()
  */
 struct irdma_sim_res {
 	u32 id;
@@ -76,6 +80,7 @@ struct irdma_sim_res {
 	struct net_device *netdev;
 	u8 pf_id;
 	u16 vsi_num;
+	void *handle;
 };
 
 /**
@@ -95,6 +100,7 @@ int irdma_sim_add_fronted(u32 id, bool roce, void __iomem *regs,
 			  const struct irdma_sim_front *front, void *priv);
 int irdma_sim_del(u32 id);
 int irdma_sim_reset(u32 id);
+void irdma_sim_request_reset(void *handle);
 
 /*
  * For in-kernel tests (KUnit) with the simulator built in: what

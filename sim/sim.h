@@ -187,6 +187,7 @@ struct sim_faults {
  * @faults: fault injection
  * @debugfs: the function's debugfs directory
  * @reset_work: resets the function
+ * @dying: being removed: no more resets
  */
 struct sim_dev {
 	struct device dev;
@@ -216,6 +217,7 @@ struct sim_dev {
 	struct sim_faults faults;
 	struct dentry *debugfs;
 	struct work_struct reset_work;
+	bool dying;
 };
 
 static inline u32 sim_rd32(struct sim_dev *sdev, u32 reg)
