@@ -38,8 +38,12 @@ static int irdma_fn_check_res(const struct irdma_fn_res *res)
 			res->msix_count, IRDMA_MIN_MSIX);
 		return -ENOSPC;
 	}
-	if (res->gen == IRDMA_GEN_1 && res->protocol != IRDMA_PROTOCOL_IWARP)
+	/* The bring-up speaks the E810's registers; the X722's differ. */
+	if (res->gen != IRDMA_GEN_2) {
+		dev_err(res->dev, "GEN_%u (X722) RDMA functions are not supported yet\n",
+			res->gen);
 		return -EOPNOTSUPP;
+	}
 	return 0;
 }
 
