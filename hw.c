@@ -474,7 +474,6 @@ void irdma_hw_deinit(struct irdma_fn *fn)
 
 	switch (fn->step) {
 	case IRDMA_STEP_DONE:
-	case IRDMA_STEP_AEQ:
 		irdma_aeq_teardown(fn);
 		fallthrough;
 	case IRDMA_STEP_CEQS:

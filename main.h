@@ -231,7 +231,6 @@ enum irdma_init_step {
 	IRDMA_STEP_CCQ,
 	IRDMA_STEP_CEQ0,
 	IRDMA_STEP_CEQS,
-	IRDMA_STEP_AEQ,
 	IRDMA_STEP_DONE,
 };
 

@@ -354,25 +354,6 @@ int irdma_sim_del(u32 id)
 EXPORT_SYMBOL_GPL(irdma_sim_del);
 
 /**
- * irdma_sim_reset - reset a simulated function, as its LAN driver would
- * @id: its number
- *
- * Return: 0, or -ENOENT.
- */
-int irdma_sim_reset(u32 id)
-{
-	struct sim_dev *sdev;
-
-	mutex_lock(&sim_devs_lock);
-	sdev = sim_dev_find(id);
-	if (sdev)
-		sim_reset_schedule(sdev);
-	mutex_unlock(&sim_devs_lock);
-	return sdev ? 0 : -ENOENT;
-}
-EXPORT_SYMBOL_GPL(irdma_sim_reset);
-
-/**
  * irdma_sim_adev - the auxiliary device of a simulated function
  * @id: its number
  *

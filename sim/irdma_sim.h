@@ -99,7 +99,6 @@ struct irdma_sim_front {
 int irdma_sim_add_fronted(u32 id, bool roce, void __iomem *regs,
 			  const struct irdma_sim_front *front, void *priv);
 int irdma_sim_del(u32 id);
-int irdma_sim_reset(u32 id);
 void irdma_sim_request_reset(void *handle);
 
 /*

@@ -280,8 +280,6 @@ void sim_hmc_update_sds(struct sim_dev *sdev, const __le64 *wqe,
 			struct sim_cqp_result *res);
 void sim_hmc_manage_arp(struct sim_dev *sdev, const __le64 *wqe,
 			struct sim_cqp_result *res);
-int sim_hmc_obj_addr(struct sim_dev *sdev, enum irdma_hmc_obj obj, u32 idx,
-		     u64 *pa);
 
 /* cq.c */
 void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
