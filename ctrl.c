@@ -20,7 +20,7 @@
  *
  * Return: the header in CPU order.
  */
-u64 irdma_cqp_wqe_hdr(enum irdma_cqp_opcode op, bool polarity)
+u64 irdma_cqp_wqe_hdr(u8 op, bool polarity)
 {
 	return FIELD_PREP(IRDMA_CQPSQ_OPCODE, op) |
 	       FIELD_PREP(IRDMA_CQPSQ_WQEVALID, polarity);
@@ -295,7 +295,7 @@ void irdma_ccq_arm(struct irdma_fn *fn)
 	irdma_wr32(fn, IRDMA_PFPE_CQARM, 0);
 }
 
-static void irdma_cmd_init(struct irdma_cqp_wqe *cmd, enum irdma_cqp_opcode op)
+static void irdma_cmd_init(struct irdma_cqp_wqe *cmd, u8 op)
 {
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->q[3] = FIELD_PREP(IRDMA_CQPSQ_OPCODE, op);
@@ -389,10 +389,10 @@ void irdma_build_query_features(struct irdma_cqp_wqe *cmd, dma_addr_t buf,
 
 static u64 irdma_cq_hdr_fields(const struct irdma_cq_hw_info *info)
 {
-	return FIELD_PREP(IRDMA_CQPSQ_CQ_CQID, info->id) |
-	       FIELD_PREP(IRDMA_CQPSQ_CQ_CEQID, info->ceq_valid ? info->ceq_id : 0) |
-	       FIELD_PREP(IRDMA_CQPSQ_CQ_ENCEQEMASK, info->ceqe_mask) |
-	       FIELD_PREP(IRDMA_CQPSQ_CQ_CEQIDVALID, info->ceq_valid);
+	return FIELD_PREP(IRDMA_CQCMD_CQID, info->id) |
+	       FIELD_PREP(IRDMA_CQCMD_CEQID, info->ceq_valid ? info->ceq_id : 0) |
+	       FIELD_PREP(IRDMA_CQCMD_ENCEQEMASK, info->ceqe_mask) |
+	       FIELD_PREP(IRDMA_CQCMD_CEQIDVALID, info->ceq_valid);
 }
 
 /**
@@ -406,9 +406,9 @@ void irdma_build_create_cq(struct irdma_cqp_wqe *cmd,
 	irdma_cmd_init(cmd, IRDMA_CQPOP_CREATE_CQ);
 	cmd->q[0] = info->size;
 	cmd->q[1] = info->ctx;
-	cmd->q[2] = FIELD_PREP(IRDMA_CQPSQ_CQ_SHADOW_READ_THRESHOLD,
+	cmd->q[2] = FIELD_PREP(IRDMA_CQCMD_SHADOW_READ_THRESHOLD,
 			       info->shadow_threshold);
-	cmd->q[3] |= irdma_cq_hdr_fields(info) | IRDMA_CQPSQ_CQ_CHKOVERFLOW;
+	cmd->q[3] |= irdma_cq_hdr_fields(info) | IRDMA_CQCMD_CHKOVERFLOW;
 	cmd->q[4] = info->ring_pa;
 	cmd->q[5] = info->shadow_pa;
 	cmd->q[7] = FIELD_PREP(IRDMA_CQPSQ_VSIIDX, info->vsi);

@@ -314,7 +314,7 @@ int irdma_hw_init(struct irdma_fn *fn);
 void irdma_hw_deinit(struct irdma_fn *fn);
 
 /* ctrl.c: the CQP and the commands' layouts */
-u64 irdma_cqp_wqe_hdr(enum irdma_cqp_opcode op, bool polarity);
+u64 irdma_cqp_wqe_hdr(u8 op, bool polarity);
 void irdma_cqp_wqe_set_hdr(__le64 *wqe, u64 hdr);
 int irdma_init_uk_attrs(enum irdma_hw_gen gen, struct irdma_uk_attrs *attrs);
 int irdma_cqp_create(struct irdma_fn *fn);

@@ -29,7 +29,7 @@ void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
 		   struct sim_cqp_result *res)
 {
 	u64 hdr = le64_to_cpu(wqe[3]);
-	u32 id = FIELD_GET(IRDMA_CQPSQ_CQ_CQID, hdr);
+	u32 id = FIELD_GET(IRDMA_CQCMD_CQID, hdr);
 	u32 size = le64_to_cpu(wqe[0]);
 	struct sim_cq *cq;
 	u64 arm;
@@ -39,7 +39,7 @@ void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
 	    !size || size > IRDMA_MAX_CQ_SIZE + 1 || !le64_to_cpu(wqe[5]))
 		return sim_fail(res, SIM_MIN_BAD_PARAM);
 	/* Rings through PBLEs come with the verbs; contiguous ones only now. */
-	if ((hdr & IRDMA_CQPSQ_CQ_VIRTMAP) || !le64_to_cpu(wqe[4]))
+	if ((hdr & IRDMA_CQCMD_VIRTMAP) || !le64_to_cpu(wqe[4]))
 		return sim_fail(res, SIM_MIN_BAD_PARAM);
 	if (xa_load(&sdev->cqs, id))
 		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
@@ -55,8 +55,8 @@ void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
 		.ctx = le64_to_cpu(wqe[1]),
 		.ring_pa = le64_to_cpu(wqe[4]),
 		.shadow_pa = le64_to_cpu(wqe[5]),
-		.ceq_id = FIELD_GET(IRDMA_CQPSQ_CQ_CEQID, hdr),
-		.ceq_valid = !!(hdr & IRDMA_CQPSQ_CQ_CEQIDVALID),
+		.ceq_id = FIELD_GET(IRDMA_CQCMD_CEQID, hdr),
+		.ceq_valid = !!(hdr & IRDMA_CQCMD_CEQIDVALID),
 		.polarity = true,
 		.arm_seq = FIELD_GET(IRDMA_CQ_DBSA_ARM_SEQ_NUM, arm),
 	};
@@ -75,7 +75,7 @@ void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
 void sim_cq_destroy(struct sim_dev *sdev, const __le64 *wqe,
 		    struct sim_cqp_result *res)
 {
-	u32 id = FIELD_GET(IRDMA_CQPSQ_CQ_CQID, le64_to_cpu(wqe[3]));
+	u32 id = FIELD_GET(IRDMA_CQCMD_CQID, le64_to_cpu(wqe[3]));
 	struct sim_cq *cq = xa_erase(&sdev->cqs, id);
 
 	if (!cq)
