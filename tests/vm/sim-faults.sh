@@ -26,7 +26,7 @@ for op in 0x20 0x21 0x1f 0x2b 0x03 0x12 0x16 0x19; do
 	[ -z "$(ls /sys/class/infiniband/)" ] || fail "a device is left after the failed probe"
 	grep -q "irdma.*$SIM_FN\|irdma.*0000:00:01" /proc/interrupts &&
 		fail "IRQs left requested after the failed probe"
-	echo $adev >$drv/bind || fail "probe after the failure at $op"
+	bind_driver $adev $drv || fail "probe after the failure at $op"
 	wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 after retry"
 done
 echo "ok: every bring-up step unwinds"
@@ -36,7 +36,7 @@ echo "ok: every bring-up step unwinds"
 echo $adev >$drv/unbind
 echo $((0x19)) >$dbg/delay_cqp_op
 echo 300 >$dbg/delay_cqp_ms
-echo $adev >$drv/bind || fail "probe with a slow commit"
+bind_driver $adev $drv || fail "probe with a slow commit"
 echo 0xffffffff >$dbg/delay_cqp_op
 echo "ok: slow firmware"
 
