@@ -10,7 +10,7 @@ ifneq ($(KERNELRELEASE),)
 
 obj-$(CONFIG_INFINIBAND_IRDMA) += irdma.o
 
-irdma-y := main.o hw.o ctrl.o hmc.o utils.o uk.o verbs.o
+irdma-y := main.o hw.o ctrl.o hmc.o utils.o uk.o verbs.o verbs_cq.o
 irdma-$(CONFIG_ICE) += bind_ice.o
 irdma-$(CONFIG_I40E) += bind_i40e.o
 irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/uk_test.o \

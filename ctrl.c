@@ -77,6 +77,8 @@ int irdma_init_uk_attrs(enum irdma_hw_gen gen, struct irdma_uk_attrs *attrs)
 			.min_hw_wq_size = IRDMA_GEN2_MIN_WQ_SIZE,
 			.min_hw_cq_size = IRDMA_MIN_CQ_SIZE,
 			.max_hw_cq_size = IRDMA_MAX_CQ_SIZE,
+			.feature_flags = IRDMA_FEATURE_RTS_AE |
+					 IRDMA_FEATURE_CQ_RESIZE,
 		};
 		return 0;
 	}
@@ -390,6 +392,8 @@ void irdma_build_query_features(struct irdma_cqp_wqe *cmd, dma_addr_t buf,
 static u64 irdma_cq_hdr_fields(const struct irdma_cq_hw_info *info)
 {
 	return FIELD_PREP(IRDMA_CQCMD_CQID, info->id) |
+	       FIELD_PREP(IRDMA_CQCMD_VIRTMAP, info->virtual_map) |
+	       FIELD_PREP(IRDMA_CQCMD_LPBLSIZE, info->pbl_levels) |
 	       FIELD_PREP(IRDMA_CQCMD_CEQID, info->ceq_valid ? info->ceq_id : 0) |
 	       FIELD_PREP(IRDMA_CQCMD_ENCEQEMASK, info->ceqe_mask) |
 	       FIELD_PREP(IRDMA_CQCMD_CEQIDVALID, info->ceq_valid);
@@ -409,8 +413,10 @@ void irdma_build_create_cq(struct irdma_cqp_wqe *cmd,
 	cmd->q[2] = FIELD_PREP(IRDMA_CQCMD_SHADOW_READ_THRESHOLD,
 			       info->shadow_threshold);
 	cmd->q[3] |= irdma_cq_hdr_fields(info) | IRDMA_CQCMD_CHKOVERFLOW;
-	cmd->q[4] = info->ring_pa;
+	cmd->q[4] = info->virtual_map ? 0 : info->ring_pa;
 	cmd->q[5] = info->shadow_pa;
+	if (info->virtual_map)
+		cmd->q[6] = FIELD_PREP(IRDMA_CQPSQ_FIRSTPMPBLIDX, info->first_pble);
 	cmd->q[7] = FIELD_PREP(IRDMA_CQPSQ_VSIIDX, info->vsi);
 }
 
@@ -427,6 +433,35 @@ void irdma_build_destroy_cq(struct irdma_cqp_wqe *cmd,
 	cmd->q[1] = info->ctx;
 	cmd->q[3] |= irdma_cq_hdr_fields(info);
 	cmd->q[5] = info->shadow_pa;
+	if (info->virtual_map)
+		cmd->q[6] = info->first_pble;
+}
+
+/**
+ * irdma_build_resize_cq - MODIFY_CQ moving a CQ to a new ring
+ * @cmd: the command to fill
+ * @info: the CQ with its new ring and size
+ *
+ * The CQ keeps its CEQ; the hardware takes the new ring at once and the
+ * consumer finishes the old one first.
+ */
+void irdma_build_resize_cq(struct irdma_cqp_wqe *cmd,
+			   const struct irdma_cq_hw_info *info)
+{
+	irdma_cmd_init(cmd, IRDMA_CQPOP_MODIFY_CQ);
+	cmd->q[0] = info->size;
+	cmd->q[1] = info->ctx;
+	cmd->q[2] = FIELD_PREP(IRDMA_CQCMD_SHADOW_READ_THRESHOLD,
+			       info->shadow_threshold);
+	cmd->q[3] |= FIELD_PREP(IRDMA_CQCMD_CQID, info->id) |
+		     IRDMA_CQCMD_CQRESIZE |
+		     FIELD_PREP(IRDMA_CQCMD_LPBLSIZE, info->pbl_levels) |
+		     FIELD_PREP(IRDMA_CQCMD_VIRTMAP, info->virtual_map) |
+		     FIELD_PREP(IRDMA_CQCMD_ENCEQEMASK, info->ceqe_mask);
+	cmd->q[4] = info->virtual_map ? 0 : info->ring_pa;
+	cmd->q[5] = info->shadow_pa;
+	cmd->q[6] = info->virtual_map ? info->first_pble : 0;
+	cmd->q[7] = FIELD_PREP(IRDMA_CQPSQ_VSIIDX, info->vsi);
 }
 
 /**

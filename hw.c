@@ -245,8 +245,7 @@ static void irdma_ceq_process(struct irdma_eq *ceq)
 			irdma_wr32(fn, IRDMA_PFPE_CQACK, 0);
 			irdma_cqp_process_ccq(fn);
 		} else if (ctx) {
-			dev_dbg_ratelimited(fn->res.dev, "CEQE for unknown CQ %#llx\n",
-					    ctx);
+			irdma_cq_ceq_event(fn, ctx);
 		}
 	}
 }
@@ -569,6 +568,8 @@ struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res)
 	fn->hw = res->hw_addr;
 	fn->max_pd = IRDMA_MAX_PDS;
 	ida_init(&fn->pd_ids);
+	xa_init_flags(&fn->cq_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&fn->qp_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 
 	err = irdma_init_uk_attrs(res->gen, &fn->uk_attrs);
 	if (!err)

@@ -242,6 +242,53 @@ enum irdma_flush_opcode {
 #define IRDMA_CQE_VALID			BIT_ULL(63)
 /* qword 1 of a CCQE: the CQP completion context */
 
+/*
+ * A completion on a data CQ: 32 bytes, followed in the next ring slot by
+ * 32 more when the extended bit is set (immediate data, UD source MAC and
+ * VLAN). qword 1 echoes the QP's completion context.
+ */
+#define IRDMA_CQE_PAYLDLEN		GENMASK_ULL(31, 0)	/* qword 0 */
+#define IRDMA_CQE_TCPSEQ		GENMASK_ULL(63, 32)
+#define IRDMA_CQE_INVSTAG		GENMASK_ULL(31, 0)	/* qword 2 */
+#define IRDMA_CQE_UDSRCQPN		GENMASK_ULL(31, 0)	/* (UD QPs) */
+#define IRDMA_CQE_QPID			GENMASK_ULL(55, 32)
+#define IRDMA_CQE_MINERR		GENMASK_ULL(15, 0)	/* qword 3 */
+#define IRDMA_CQE_MAJERR		GENMASK_ULL(31, 16)
+#define IRDMA_CQE_WQEIDX		GENMASK_ULL(46, 32)
+#define IRDMA_CQE_EXTENDED		BIT_ULL(50)
+#define IRDMA_CQE_PSHDROP		BIT_ULL(51)
+#define IRDMA_CQE_STAG			BIT_ULL(53)	/* RQ: stag invalidated */
+#define IRDMA_CQE_IPV4			BIT_ULL(53)	/* UD: IPv4 header */
+#define IRDMA_CQE_SOEVENT		BIT_ULL(54)
+#define IRDMA_CQE_ERROR			BIT_ULL(55)
+#define IRDMA_CQE_OPTYPE		GENMASK_ULL(61, 56)
+#define IRDMA_CQE_SQ			BIT_ULL(62)
+#define IRDMA_CQE_EXT_IMMDATA		GENMASK_ULL(31, 0)	/* ext qword 0 */
+#define IRDMA_CQE_EXT_UDSMAC		GENMASK_ULL(47, 0)	/* ext qword 2 */
+#define IRDMA_CQE_EXT_UDVLAN		GENMASK_ULL(63, 48)
+#define IRDMA_CQE_EXT_UDVLANVALID	BIT_ULL(60)		/* ext qword 3 */
+#define IRDMA_CQE_EXT_UDSMACVALID	BIT_ULL(61)
+#define IRDMA_CQE_EXT_IMMVALID		BIT_ULL(62)
+#define IRDMA_CQE_MAJ_FLUSH		1	/* minor: enum irdma_flush_opcode */
+
+/* Work request opcodes: a SQ WQE's and its CQE's op type. */
+enum irdma_wqe_op {
+	IRDMA_WQEOP_RDMA_WRITE = 0x00,
+	IRDMA_WQEOP_RDMA_READ = 0x01,
+	IRDMA_WQEOP_SEND = 0x03,
+	IRDMA_WQEOP_SEND_INV = 0x04,
+	IRDMA_WQEOP_SEND_SOL = 0x05,
+	IRDMA_WQEOP_SEND_SOL_INV = 0x06,
+	IRDMA_WQEOP_RDMA_WRITE_SOL = 0x0d,
+	IRDMA_WQEOP_BIND_MW = 0x08,
+	IRDMA_WQEOP_FAST_REG_NSMR = 0x09,
+	IRDMA_WQEOP_INV_STAG = 0x0a,
+	IRDMA_WQEOP_RDMA_READ_INV_STAG = 0x0b,
+	IRDMA_WQEOP_NOP = 0x0c,
+	IRDMA_WQEOP_REC = 0x3e,
+	IRDMA_WQEOP_REC_IMM = 0x3f,
+};
+
 /* CQ shadow area (64 bytes): consumer index and arm word. */
 #define IRDMA_CQ_SHADOW_SIZE		64
 #define IRDMA_CQ_DBSA_CQEIDX		GENMASK_ULL(19, 0)	/* qword 0 */

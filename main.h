@@ -12,6 +12,7 @@
 #include <linux/netdevice.h>
 #include <linux/pci.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 
 #include "hwdefs.h"
 #include "uk.h"
@@ -266,6 +267,11 @@ enum irdma_init_step {
  * @max_pd: protection domains the function offers
  * @orphans: memory the hardware may still own (its destroy failed)
  * @orphan_count: entries in @orphans
+ * @cq_table: live CQs by number
+ * @cq_next: where the search for a free CQ number starts
+ * @cq_gen: creation count, so a CQ number's reuse is told apart
+ * @qp_table: live QPs by number
+ * @qp_next: where the search for a free QP number starts
  */
 struct irdma_fn {
 	struct irdma_fn_res res;
@@ -287,6 +293,11 @@ struct irdma_fn {
 	u32 max_pd;
 	struct irdma_dma_mem orphans[IRDMA_MAX_ORPHANS];
 	u32 orphan_count;
+	struct xarray cq_table;
+	u32 cq_next;
+	u32 cq_gen;
+	struct xarray qp_table;
+	u32 qp_next;
 };
 
 static inline u32 irdma_rd32(struct irdma_fn *fn, u32 reg)
@@ -343,6 +354,9 @@ void irdma_build_query_features(struct irdma_cqp_wqe *cmd, dma_addr_t buf,
  * @ceqe_mask: the CQ's events are maskable
  * @shadow_threshold: shadow-area read threshold
  * @vsi: VSI the CQ belongs to
+ * @virtual_map: the ring is described by PBLEs, not @ring_pa
+ * @first_pble: FPM index of the ring's first PBLE (with @virtual_map)
+ * @pbl_levels: PBLE levels above the ring's pages (with @virtual_map)
  */
 struct irdma_cq_hw_info {
 	u32 id;
@@ -355,12 +369,17 @@ struct irdma_cq_hw_info {
 	bool ceqe_mask;
 	u32 shadow_threshold;
 	u16 vsi;
+	bool virtual_map;
+	u32 first_pble;
+	u8 pbl_levels;
 };
 
 void irdma_build_create_cq(struct irdma_cqp_wqe *cmd,
 			   const struct irdma_cq_hw_info *info);
 void irdma_build_destroy_cq(struct irdma_cqp_wqe *cmd,
 			    const struct irdma_cq_hw_info *info);
+void irdma_build_resize_cq(struct irdma_cqp_wqe *cmd,
+			   const struct irdma_cq_hw_info *info);
 void irdma_build_create_ceq(struct irdma_cqp_wqe *cmd, u32 id, u32 size,
 			    dma_addr_t ring, u16 vsi);
 void irdma_build_destroy_ceq(struct irdma_cqp_wqe *cmd, u32 id, u32 size);

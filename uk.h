@@ -6,6 +6,7 @@
 #ifndef IRDMA_UK_H
 #define IRDMA_UK_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 
 #include "hwdefs.h"
@@ -34,6 +35,7 @@ struct irdma_ring {
  * @min_hw_wq_size: smallest work queue, in WQEs
  * @min_hw_cq_size: smallest completion queue, in CQEs
  * @max_hw_cq_size: largest completion queue, in CQEs
+ * @feature_flags: IRDMA_FEATURE_* the generation has
  */
 struct irdma_uk_attrs {
 	enum irdma_hw_gen hw_rev;
@@ -46,7 +48,11 @@ struct irdma_uk_attrs {
 	u32 min_hw_wq_size;
 	u32 min_hw_cq_size;
 	u32 max_hw_cq_size;
+	u64 feature_flags;
 };
+
+#define IRDMA_FEATURE_RTS_AE		BIT_ULL(0)
+#define IRDMA_FEATURE_CQ_RESIZE		BIT_ULL(1)
 
 static inline void irdma_ring_init(struct irdma_ring *ring, u32 size)
 {
@@ -83,5 +89,134 @@ int irdma_rq_depth(const struct irdma_uk_attrs *attrs, u32 wrs, u8 shift,
 		   u32 *depth);
 int irdma_sq_frags_to_quanta(u32 frags, u16 *quanta);
 u16 irdma_inline_to_quanta(enum irdma_hw_gen gen, u32 bytes);
+
+/**
+ * struct irdma_uk_cq - a completion ring as its consumer sees it
+ * @ring: the 32-byte slots
+ * @size: slots in the ring
+ * @head: next slot to look at
+ * @polarity: valid bit of the current pass
+ * @shadow: the CQ's shadow area (consumer index, arm word)
+ * @id: CQ number, for the arm doorbell
+ * @arm_db: the CQARM register
+ */
+struct irdma_uk_cq {
+	__le64 *ring;
+	u32 size;
+	u32 head;
+	bool polarity;
+	__le64 *shadow;
+	u32 id;
+	u32 __iomem *arm_db;
+};
+
+/**
+ * struct irdma_cqe_info - one completion, decoded
+ * @qp_ctx: the QP's completion context (0: the CQE was cleaned)
+ * @qp_id: the QP's number
+ * @bytes: bytes received (receive completions)
+ * @stag_or_src_qp: invalidated STag, or a UD sender's QP number
+ * @stag_valid: @stag_or_src_qp is an invalidated STag (RC receives)
+ * @ipv4: a UD packet came with an IPv4 header (else IPv6)
+ * @major: major error code
+ * @minor: minor error code (a flush code when @major is a flush)
+ * @wqe_idx: the WQE's first quantum in its queue
+ * @error: the work failed or was flushed
+ * @solicited: the sender asked for a solicited event
+ * @is_sq: a send queue completion (else receive)
+ * @op: the work's opcode (enum irdma_wqe_op)
+ * @imm_valid: @imm carries immediate data
+ * @imm: the immediate data
+ * @smac_valid: @smac is the UD sender's MAC
+ * @smac: UD sender's MAC address
+ * @vlan_valid: @vlan is the UD packet's VLAN tag
+ * @vlan: the VLAN tag (PCP and VID)
+ * @slots: ring slots the completion takes (2 when extended)
+ */
+struct irdma_cqe_info {
+	u64 qp_ctx;
+	u32 qp_id;
+	u32 bytes;
+	u32 stag_or_src_qp;
+	bool stag_valid;
+	bool ipv4;
+	u16 major;
+	u16 minor;
+	u32 wqe_idx;
+	bool error;
+	bool solicited;
+	bool is_sq;
+	u8 op;
+	bool imm_valid;
+	u32 imm;
+	bool smac_valid;
+	u8 smac[6];
+	bool vlan_valid;
+	u16 vlan;
+	u8 slots;
+};
+
+void irdma_uk_cq_init(struct irdma_uk_cq *cq, void *ring, u32 size,
+		      __le64 *shadow, u32 id, u32 __iomem *arm_db);
+int irdma_uk_cq_peek(const struct irdma_uk_cq *cq, struct irdma_cqe_info *info);
+void irdma_uk_cq_advance(struct irdma_uk_cq *cq, u32 slots);
+void irdma_uk_cq_reuse(struct irdma_uk_cq *cq, u32 wqe_idx);
+void irdma_uk_cq_arm(struct irdma_uk_cq *cq, bool solicited_only);
+void irdma_uk_cq_add_resized(struct irdma_uk_cq *cq, u32 count);
+void irdma_uk_cq_clean(struct irdma_uk_cq *cq, u64 qp_ctx);
+
+/**
+ * struct irdma_sq_wr - what the send queue remembers of a posted WQE
+ * @wr_id: the consumer's id
+ * @bytes: bytes the work moves
+ * @op: opcode (enum irdma_wqe_op)
+ * @quanta: ring quanta the WQE takes
+ * @signaled: a completion was asked for
+ */
+struct irdma_sq_wr {
+	u64 wr_id;
+	u32 bytes;
+	u8 op;
+	u8 quanta;
+	bool signaled;
+};
+
+/**
+ * struct irdma_uk_qp - a QP's work queues as their producer sees them
+ * @sq: the send queue's quanta
+ * @sq_ring: its indices, in quanta
+ * @sq_polarity: valid bit of the SQ's current pass
+ * @sq_wr: per SQ quantum, the WQE starting there
+ * @rq: the receive queue's quanta
+ * @rq_ring: its indices, in WQEs
+ * @rq_polarity: valid bit of the RQ's current pass
+ * @rq_shift: an RQ WQE is 1 << @rq_shift quanta
+ * @rq_wr_id: per RQ WQE, the consumer's id
+ * @shadow: the QP's shadow area (SQ head for the hardware)
+ * @id: QP number, for the doorbell
+ * @db: the WQEALLOC doorbell register
+ * @max_sq_frags: gather entries a send WQE may carry
+ * @max_rq_frags: scatter entries a receive WQE may carry
+ * @max_inline: inline bytes a send WQE may carry
+ * @ud: the QP is unreliable datagram (or GSI)
+ */
+struct irdma_uk_qp {
+	__le64 *sq;
+	struct irdma_ring sq_ring;
+	bool sq_polarity;
+	struct irdma_sq_wr *sq_wr;
+	__le64 *rq;
+	struct irdma_ring rq_ring;
+	bool rq_polarity;
+	u8 rq_shift;
+	u64 *rq_wr_id;
+	__le64 *shadow;
+	u32 id;
+	u32 __iomem *db;
+	u32 max_sq_frags;
+	u32 max_rq_frags;
+	u32 max_inline;
+	bool ud;
+};
 
 #endif /* IRDMA_UK_H */

@@ -422,27 +422,6 @@ static void irdma_mmap_free(struct rdma_user_mmap_entry *rdma_entry)
  * Queues, memory registration and the data path arrive with the kernel
  * verbs; until then ib_core gets a clear "not supported".
  */
-static int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-			   struct uverbs_attr_bundle *attrs)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
-{
-	return 0;
-}
-
-static int irdma_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
-{
-	return 0;
-}
-
-static int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
-{
-	return -EOPNOTSUPP;
-}
-
 static int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 			   struct ib_udata *udata)
 {
@@ -501,6 +480,8 @@ static void irdma_ib_dealloc_device(struct ib_device *ibdev)
 
 	irdma_hw_deinit(fn);
 	ida_destroy(&fn->pd_ids);
+	xa_destroy(&fn->cq_table);
+	xa_destroy(&fn->qp_table);
 }
 
 /* An op served by the verb of the same name. */
@@ -542,6 +523,7 @@ static const struct ib_device_ops irdma_ops_common = {
 	IRDMA_OP(destroy_cq),
 	IRDMA_OP(poll_cq),
 	IRDMA_OP(req_notify_cq),
+	IRDMA_OP(resize_cq),
 
 	/* queue pairs and their work */
 	IRDMA_OP(create_qp),

@@ -84,6 +84,37 @@ void sim_cq_destroy(struct sim_dev *sdev, const __le64 *wqe,
 }
 
 /**
+ * sim_cq_modify - MODIFY_CQ: move a CQ to a new ring (resize)
+ * @sdev: the simulated function
+ * @wqe: the command
+ * @res: its completion
+ *
+ * The engine writes the new ring from its start with a fresh pass; the
+ * driver drains the old one on its own.
+ */
+void sim_cq_modify(struct sim_dev *sdev, const __le64 *wqe,
+		   struct sim_cqp_result *res)
+{
+	u64 hdr = le64_to_cpu(wqe[3]);
+	struct sim_cq *cq = xa_load(&sdev->cqs, FIELD_GET(IRDMA_CQCMD_CQID, hdr));
+	u32 size = le64_to_cpu(wqe[0]);
+	u64 arm;
+
+	if (!cq)
+		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+	if (!(hdr & IRDMA_CQCMD_CQRESIZE) || (hdr & IRDMA_CQCMD_VIRTMAP) ||
+	    !size || size > IRDMA_MAX_CQ_SIZE + 1 || !le64_to_cpu(wqe[4]))
+		return sim_fail(res, SIM_MIN_BAD_PARAM);
+	cq->ring_pa = le64_to_cpu(wqe[4]);
+	cq->size = size;
+	cq->head = 0;
+	cq->polarity = true;
+	cq->resized = true;
+	if (!sim_dma_read_qword(sdev, cq->shadow_pa + 32, &arm))
+		cq->sw_select = FIELD_GET(IRDMA_CQ_DBSA_SW_CQ_SELECT, arm);
+}
+
+/**
  * sim_cqs_destroy_all - forget every CQ (function reset)
  * @sdev: the simulated function
  */
@@ -130,7 +161,14 @@ int sim_cq_post(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe)
 	u64 sa;
 	int i;
 
-	if (!sim_dma_read_qword(sdev, cq->shadow_pa, &sa) &&
+	/*
+	 * Until the driver says it let the old ring go, the consumer index in
+	 * the shadow area may be the old ring's.
+	 */
+	if (cq->resized && !sim_dma_read_qword(sdev, cq->shadow_pa + 32, &sa) &&
+	    FIELD_GET(IRDMA_CQ_DBSA_SW_CQ_SELECT, sa) != cq->sw_select)
+		cq->resized = false;
+	if (!cq->resized && !sim_dma_read_qword(sdev, cq->shadow_pa, &sa) &&
 	    FIELD_GET(IRDMA_CQ_DBSA_CQEIDX, sa) == (cq->head + 1) % cq->size)
 		return -ENOSPC;
 
@@ -147,7 +185,8 @@ int sim_cq_post(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe)
 		cq->head = 0;
 		cq->polarity = !cq->polarity;
 	}
-	if (cq->armed)
+	if (cq->armed && (!cq->solicited_only ||
+			  (cqe[3] & (IRDMA_CQE_SOEVENT | IRDMA_CQE_ERROR))))
 		sim_cq_notify(sdev, cq);
 	return 0;
 }
@@ -174,7 +213,8 @@ void sim_cq_check_arms(struct sim_dev *sdev)
 			continue;
 		cq->arm_seq = seq;
 		cq->armed = true;
-		if (sim_cq_has_cqes(sdev, cq))
+		cq->solicited_only = !(arm & IRDMA_CQ_DBSA_ARM_NEXT);
+		if (!cq->solicited_only && sim_cq_has_cqes(sdev, cq))
 			sim_cq_notify(sdev, cq);
 	}
 }

@@ -183,6 +183,9 @@ static void sim_cqp_execute(struct sim_dev *sdev, const __le64 *wqe,
 	case IRDMA_CQPOP_CREATE_CQ:
 		sim_cq_create(sdev, wqe, res);
 		break;
+	case IRDMA_CQPOP_MODIFY_CQ:
+		sim_cq_modify(sdev, wqe, res);
+		break;
 	case IRDMA_CQPOP_DESTROY_CQ:
 		sim_cq_destroy(sdev, wqe, res);
 		break;

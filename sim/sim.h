@@ -63,6 +63,9 @@ struct sim_cqp {
  * @polarity: valid bit of the current pass
  * @arm_seq: last arm sequence number seen in the shadow area
  * @armed: an event is due at the next completion
+ * @solicited_only: the armed event waits for a solicited completion
+ * @resized: moved to a new ring the driver has not consumed from yet
+ * @sw_select: the shadow area's count of freed rings at the resize
  */
 struct sim_cq {
 	u32 id;
@@ -76,6 +79,9 @@ struct sim_cq {
 	bool polarity;
 	u8 arm_seq;
 	bool armed;
+	bool solicited_only;
+	bool resized;
+	u16 sw_select;
 };
 
 /**
@@ -286,6 +292,8 @@ void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
 		   struct sim_cqp_result *res);
 void sim_cq_destroy(struct sim_dev *sdev, const __le64 *wqe,
 		    struct sim_cqp_result *res);
+void sim_cq_modify(struct sim_dev *sdev, const __le64 *wqe,
+		   struct sim_cqp_result *res);
 int sim_cq_post(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe);
 void sim_cq_check_arms(struct sim_dev *sdev);
 void sim_cqs_destroy_all(struct sim_dev *sdev);

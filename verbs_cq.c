@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Completion queues: creation in hardware, polling into ib_wc, arming for
+ * events, resizing and teardown.
+ */
+#include <linux/bitfield.h>
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <rdma/ib_pack.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include "verbs.h"
+
+/*
+ * The context a CQ's events carry: its number plus one (the CCQ, number 0,
+ * is context 1) and a creation count above, so an event for a destroyed
+ * CQ cannot reach the next CQ given the same number.
+ */
+#define IRDMA_CQ_CTX_ID		GENMASK_ULL(19, 0)
+#define IRDMA_CQ_CTX_GEN	GENMASK_ULL(51, 20)
+#define IRDMA_MAX_CQ_READ_THRESH	0x3ffff
+#define IRDMA_CQ_RING_ALIGN	256
+
+static u64 irdma_cq_ctx(u32 id, u32 gen)
+{
+	return FIELD_PREP(IRDMA_CQ_CTX_ID, id + 1) |
+	       FIELD_PREP(IRDMA_CQ_CTX_GEN, gen);
+}
+
+/**
+ * irdma_cq_ceq_event - a CEQ named a CQ: tell its consumer
+ * @fn: the function
+ * @ctx: the CQ context the CEQE carried
+ *
+ * Context: the CEQ's interrupt thread.
+ */
+void irdma_cq_ceq_event(struct irdma_fn *fn, u64 ctx)
+{
+	u32 id = FIELD_GET(IRDMA_CQ_CTX_ID, ctx) - 1;
+	struct irdma_cq *cq;
+	unsigned long flags;
+
+	xa_lock_irqsave(&fn->cq_table, flags);
+	cq = xa_load(&fn->cq_table, id);
+	if (cq && (cq->hw.ctx != ctx || !refcount_inc_not_zero(&cq->refs)))
+		cq = NULL;
+	xa_unlock_irqrestore(&fn->cq_table, flags);
+	if (!cq)
+		return;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	cq->armed = false;
+	spin_unlock_irqrestore(&cq->lock, flags);
+	if (cq->ibcq.comp_handler)
+		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+	if (refcount_dec_and_test(&cq->refs))
+		complete(&cq->unused);
+}
+
+/* CQ slots for @entries completions: each may take two (extended CQEs). */
+static u32 irdma_cq_slots(struct irdma_fn *fn, int entries)
+{
+	u32 slots = entries + 1;
+
+	if (fn->uk_attrs.hw_rev >= IRDMA_GEN_2)
+		slots *= 2;
+	return max_t(u32, slots, 4);
+}
+
+static int irdma_cq_ring_alloc(struct irdma_fn *fn, struct irdma_dma_mem *mem,
+			       u32 slots)
+{
+	return irdma_dma_alloc(fn, mem, ALIGN(slots * IRDMA_CQE_SIZE,
+					      IRDMA_CQ_RING_ALIGN), GFP_KERNEL);
+}
+
+static int irdma_cq_alloc_id(struct irdma_fn *fn, struct irdma_cq *cq)
+{
+	u32 max = fn->hmc.obj[IRDMA_HMC_CQ].cnt;
+	u32 id;
+	int err;
+
+	if (max <= IRDMA_RSVD_CQS)
+		return -ENOSPC;
+	err = xa_alloc_cyclic_irq(&fn->cq_table, &id, cq,
+				  XA_LIMIT(IRDMA_RSVD_CQS, max - 1),
+				  &fn->cq_next, GFP_KERNEL);
+	if (err < 0)
+		return err == -EBUSY ? -ENOSPC : err;
+	cq->hw.id = id;
+	return 0;
+}
+
+/**
+ * irdma_cq_free_rsrc - give back what a CQ holds besides its hardware object
+ * @fn: the function
+ * @cq: the CQ
+ * @hw_done: the hardware let go of the CQ's memory
+ */
+static void irdma_cq_free_rsrc(struct irdma_fn *fn, struct irdma_cq *cq,
+			       bool hw_done)
+{
+	xa_erase_irq(&fn->cq_table, cq->hw.id);
+	irdma_dma_release(fn, &cq->ring, hw_done);
+	irdma_dma_release(fn, &cq->shadow, hw_done);
+}
+
+/**
+ * irdma_create_cq - create a completion queue
+ * @ibcq: the CQ ib_core allocated
+ * @attr: size, completion vector and flags
+ * @attrs: user-space request (not for kernel CQs)
+ *
+ * Return: 0, -EOPNOTSUPP for flags or user CQs, -EINVAL for a size out of
+ * range, -ENOSPC when no CQ number is free, -ENOMEM, or the CQP's error.
+ */
+int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		    struct uverbs_attr_bundle *attrs)
+{
+	struct irdma_device *iwdev = to_iwdev(ibcq->device);
+	struct irdma_fn *fn = &iwdev->fn;
+	struct irdma_cq *cq = to_iwcq(ibcq);
+	struct irdma_cqp_wqe cmd;
+	u32 slots;
+	int err;
+
+	if (attr->flags)
+		return -EOPNOTSUPP;
+	if (attrs && attrs->driver_udata.inlen)
+		return -EOPNOTSUPP;
+	if (attr->cqe < 1 || attr->cqe > iwdev->ibdev.attrs.max_cqe)
+		return -EINVAL;
+
+	spin_lock_init(&cq->lock);
+	INIT_LIST_HEAD(&cq->resize_list);
+	INIT_LIST_HEAD(&cq->sw_cqes);
+	refcount_set(&cq->refs, 0);
+	init_completion(&cq->unused);
+
+	err = irdma_cq_alloc_id(fn, cq);
+	if (err)
+		return err;
+	slots = irdma_cq_slots(fn, attr->cqe);
+	err = irdma_cq_ring_alloc(fn, &cq->ring, slots);
+	if (err)
+		goto free_id;
+	err = irdma_dma_alloc(fn, &cq->shadow, IRDMA_CQ_SHADOW_SIZE, GFP_KERNEL);
+	if (err)
+		goto free_id;
+
+	cq->hw.size = slots;
+	cq->hw.ctx = irdma_cq_ctx(cq->hw.id, ++fn->cq_gen);
+	cq->hw.ring_pa = cq->ring.pa;
+	cq->hw.shadow_pa = cq->shadow.pa;
+	cq->hw.ceq_id = attr->comp_vector < fn->ceq_count ? attr->comp_vector : 0;
+	cq->hw.ceq_valid = true;
+	cq->hw.ceqe_mask = true;
+	cq->hw.shadow_threshold = min_t(u32, slots / 2, IRDMA_MAX_CQ_READ_THRESH);
+	cq->hw.vsi = fn->res.vsi_num;
+	irdma_uk_cq_init(&cq->uk, cq->ring.va, slots, cq->shadow.va, cq->hw.id,
+			 (u32 __iomem *)(fn->hw + IRDMA_PFPE_CQARM));
+	ibcq->cqe = max(attr->cqe, 4);
+
+	irdma_build_create_cq(&cmd, &cq->hw);
+	err = irdma_cqp_exec(fn, &cmd, NULL);
+	if (err)
+		goto free_id;
+	/* Events may reach it from now on. */
+	refcount_set(&cq->refs, 1);
+	return 0;
+
+free_id:
+	irdma_cq_free_rsrc(fn, cq, true);
+	return err;
+}
+
+static void irdma_free_cqbuf(struct irdma_fn *fn, struct irdma_cq_buf *buf)
+{
+	list_del(&buf->list);
+	irdma_dma_free(fn, &buf->mem);
+	kfree(buf);
+}
+
+/**
+ * irdma_destroy_cq - destroy a completion queue
+ * @ibcq: the CQ
+ * @udata: user-space context (unused)
+ *
+ * The hardware object goes first; memory it may still write is kept
+ * aside if that fails. Event delivery in progress is waited for.
+ *
+ * Return: 0; ib_core frees the CQ regardless.
+ */
+int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	struct irdma_fn *fn = &to_iwdev(ibcq->device)->fn;
+	struct irdma_cq *cq = to_iwcq(ibcq);
+	struct irdma_sw_cqe *swc, *next;
+	struct irdma_cq_buf *buf, *tmp;
+	struct irdma_cqp_wqe cmd;
+	bool hw_done;
+
+	irdma_build_destroy_cq(&cmd, &cq->hw);
+	hw_done = !irdma_cqp_exec(fn, &cmd, NULL);
+
+	xa_erase_irq(&fn->cq_table, cq->hw.id);
+	if (refcount_dec_and_test(&cq->refs))
+		complete(&cq->unused);
+	wait_for_completion(&cq->unused);
+
+	list_for_each_entry_safe(buf, tmp, &cq->resize_list, list)
+		irdma_free_cqbuf(fn, buf);
+	list_for_each_entry_safe(swc, next, &cq->sw_cqes, list) {
+		list_del(&swc->list);
+		kfree(swc);
+	}
+	irdma_cq_free_rsrc(fn, cq, hw_done);
+	return 0;
+}
+
+/**
+ * irdma_resize_cq - move a CQ to a ring of another size
+ * @ibcq: the CQ
+ * @entries: completions the CQ is to hold
+ * @udata: user-space request (not for kernel CQs)
+ *
+ * Completions already in the old ring are still delivered, before those
+ * of the new one.
+ *
+ * Return: 0, -EOPNOTSUPP without the hardware feature or for user CQs,
+ * -EINVAL for a size out of range, -ENOMEM, or the CQP's error.
+ */
+int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
+{
+	struct irdma_fn *fn = &to_iwdev(ibcq->device)->fn;
+	struct irdma_cq *cq = to_iwcq(ibcq);
+	struct irdma_cq_hw_info hw = cq->hw;
+	struct irdma_dma_mem mem = {};
+	struct irdma_cq_buf *old;
+	struct irdma_cqp_wqe cmd;
+	unsigned long flags;
+	u32 slots;
+	int err;
+
+	if (!(fn->uk_attrs.feature_flags & IRDMA_FEATURE_CQ_RESIZE))
+		return -EOPNOTSUPP;
+	if (udata && udata->inlen)
+		return -EOPNOTSUPP;
+	if (entries < 1 || entries > to_iwdev(ibcq->device)->ibdev.attrs.max_cqe)
+		return -EINVAL;
+	slots = irdma_cq_slots(fn, entries);
+	if (slots == cq->hw.size)
+		return 0;
+
+	old = kzalloc(sizeof(*old), GFP_KERNEL);
+	if (!old)
+		return -ENOMEM;
+	err = irdma_cq_ring_alloc(fn, &mem, slots);
+	if (err)
+		goto free_old;
+
+	hw.size = slots;
+	hw.ring_pa = mem.pa;
+	irdma_build_resize_cq(&cmd, &hw);
+	err = irdma_cqp_exec(fn, &cmd, NULL);
+	if (err)
+		goto free_mem;
+
+	/* From here the hardware writes the new ring; drain the old first. */
+	spin_lock_irqsave(&cq->lock, flags);
+	old->mem = cq->ring;
+	old->uk = cq->uk;
+	list_add(&old->list, &cq->resize_list);
+	cq->ring = mem;
+	cq->hw = hw;
+	irdma_uk_cq_init(&cq->uk, mem.va, slots, cq->shadow.va, hw.id,
+			 old->uk.arm_db);
+	ibcq->cqe = max(entries, 4);
+	spin_unlock_irqrestore(&cq->lock, flags);
+	return 0;
+
+free_mem:
+	irdma_dma_release(fn, &mem, err != -ETIMEDOUT);
+free_old:
+	kfree(old);
+	return err;
+}
+
+static enum ib_wc_opcode irdma_sq_wc_opcode(u8 op)
+{
+	switch (op) {
+	case IRDMA_WQEOP_RDMA_WRITE:
+	case IRDMA_WQEOP_RDMA_WRITE_SOL:
+		return IB_WC_RDMA_WRITE;
+	case IRDMA_WQEOP_RDMA_READ:
+	case IRDMA_WQEOP_RDMA_READ_INV_STAG:
+		return IB_WC_RDMA_READ;
+	case IRDMA_WQEOP_BIND_MW:
+		return IB_WC_BIND_MW;
+	case IRDMA_WQEOP_FAST_REG_NSMR:
+		return IB_WC_REG_MR;
+	case IRDMA_WQEOP_INV_STAG:
+		return IB_WC_LOCAL_INV;
+	default:
+		return IB_WC_SEND;
+	}
+}
+
+/* Fill @wc from the decoded CQE; @wr_id and the opcode come from the QP. */
+static void irdma_process_cqe(struct irdma_qp *qp,
+			      const struct irdma_cqe_info *info,
+			      struct ib_wc *wc)
+{
+	bool ud = qp->uk.ud;
+
+	memset(wc, 0, sizeof(*wc));
+	wc->qp = &qp->ibqp;
+	if (info->error) {
+		wc->status = info->major == IRDMA_CQE_MAJ_FLUSH ?
+			     irdma_flush_err_to_ib_wc_status(info->minor) :
+			     IB_WC_GENERAL_ERR;
+		wc->vendor_err = info->major << 16 | info->minor;
+	} else {
+		if (info->imm_valid) {
+			wc->ex.imm_data = cpu_to_be32(info->imm);
+			wc->wc_flags |= IB_WC_WITH_IMM;
+		}
+		if (info->smac_valid) {
+			ether_addr_copy(wc->smac, info->smac);
+			wc->wc_flags |= IB_WC_WITH_SMAC;
+		}
+		if (info->vlan_valid) {
+			wc->sl = info->vlan >> VLAN_PRIO_SHIFT;
+			wc->vlan_id = info->vlan & VLAN_VID_MASK;
+			if (wc->vlan_id)
+				wc->wc_flags |= IB_WC_WITH_VLAN;
+		}
+	}
+	if (!info->is_sq) {
+		wc->byte_len = info->bytes;
+		if (info->op == IB_OPCODE_RDMA_WRITE_ONLY_WITH_IMMEDIATE ||
+		    info->op == IB_OPCODE_RDMA_WRITE_LAST_WITH_IMMEDIATE)
+			wc->opcode = IB_WC_RECV_RDMA_WITH_IMM;
+		else
+			wc->opcode = IB_WC_RECV;
+		if (!ud && info->stag_valid) {
+			wc->ex.invalidate_rkey = info->stag_or_src_qp;
+			wc->wc_flags |= IB_WC_WITH_INVALIDATE;
+		}
+	}
+	if (ud) {
+		wc->src_qp = info->stag_or_src_qp;
+		wc->wc_flags |= IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE;
+		wc->network_hdr_type = info->ipv4 ? RDMA_NETWORK_IPV4 :
+						    RDMA_NETWORK_IPV6;
+	} else {
+		wc->src_qp = info->qp_id;
+	}
+}
+
+/* The SQ side of a CQE: which WQE, and whether the CQE stands for more. */
+static bool irdma_poll_sq(struct irdma_qp *qp, struct irdma_uk_cq *ukcq,
+			  struct irdma_cqe_info *info, struct ib_wc *wc,
+			  bool *more)
+{
+	struct irdma_uk_qp *uq = &qp->uk;
+	const struct irdma_sq_wr *w;
+	u32 idx = info->wqe_idx;
+
+	*more = false;
+	if (idx >= uq->sq_ring.size || irdma_ring_empty(&uq->sq_ring))
+		return false;
+	w = &uq->sq_wr[idx];
+	irdma_process_cqe(qp, info, wc);
+	wc->wr_id = w->wr_id;
+	wc->opcode = irdma_sq_wc_opcode(w->op);
+	wc->byte_len = w->bytes;
+	WRITE_ONCE(uq->sq_ring.tail, (idx + w->quanta) % uq->sq_ring.size);
+
+	/* A flush completion covers every WQE still queued. */
+	if (info->error && info->major == IRDMA_CQE_MAJ_FLUSH &&
+	    !irdma_ring_empty(&uq->sq_ring)) {
+		irdma_uk_cq_reuse(ukcq, uq->sq_ring.tail);
+		*more = true;
+	}
+	/* Padding NOPs the driver put in complete silently. */
+	return w->op != IRDMA_WQEOP_NOP || w->wr_id;
+}
+
+static bool irdma_poll_rq(struct irdma_qp *qp, struct irdma_uk_cq *ukcq,
+			  struct irdma_cqe_info *info, struct ib_wc *wc,
+			  bool *more)
+{
+	struct irdma_uk_qp *uq = &qp->uk;
+	u32 idx = info->wqe_idx >> uq->rq_shift;
+
+	*more = false;
+	if (idx >= uq->rq_ring.size || irdma_ring_empty(&uq->rq_ring))
+		return false;
+	irdma_process_cqe(qp, info, wc);
+	wc->wr_id = uq->rq_wr_id[idx];
+	WRITE_ONCE(uq->rq_ring.tail, (idx + 1) % uq->rq_ring.size);
+
+	if (info->error && info->major == IRDMA_CQE_MAJ_FLUSH &&
+	    !irdma_ring_empty(&uq->rq_ring)) {
+		irdma_uk_cq_reuse(ukcq, uq->rq_ring.tail << uq->rq_shift);
+		*more = true;
+	}
+	return true;
+}
+
+/**
+ * irdma_poll_one - take one completion from a ring
+ * @fn: the function
+ * @ukcq: the ring
+ * @wc: where it goes
+ *
+ * Completions of QPs that are gone are dropped on the way.
+ *
+ * Return: 1 if @wc was filled, 0 if the ring has nothing more.
+ */
+static int irdma_poll_one(struct irdma_fn *fn, struct irdma_uk_cq *ukcq,
+			  struct ib_wc *wc)
+{
+	struct irdma_cqe_info info;
+	struct irdma_qp *qp;
+	bool more, got;
+
+	while (!irdma_uk_cq_peek(ukcq, &info)) {
+		qp = info.qp_ctx ? xa_load(&fn->qp_table, info.qp_id) : NULL;
+		if (!qp || (uintptr_t)qp != info.qp_ctx) {
+			irdma_uk_cq_advance(ukcq, info.slots);
+			continue;
+		}
+		if (info.is_sq)
+			got = irdma_poll_sq(qp, ukcq, &info, wc, &more);
+		else
+			got = irdma_poll_rq(qp, ukcq, &info, wc, &more);
+		if (!more)
+			irdma_uk_cq_advance(ukcq, info.slots);
+		if (got)
+			return 1;
+	}
+	return 0;
+}
+
+/* Old rings first, newest last; a ring that is drained and older than the
+ * one that last produced completions is done with.
+ */
+static int irdma_process_resize_list(struct irdma_fn *fn, struct irdma_cq *cq,
+				     int num_entries, struct ib_wc *wc)
+{
+	struct irdma_cq_buf *buf, *tmp;
+	int n = 0;
+	u32 freed = 0;
+
+	list_for_each_entry_safe_reverse(buf, tmp, &cq->resize_list, list) {
+		while (n < num_entries && irdma_poll_one(fn, &buf->uk, wc + n))
+			n++;
+		if (n == num_entries)
+			break;
+		irdma_free_cqbuf(fn, buf);
+		freed++;
+	}
+	if (freed)
+		irdma_uk_cq_add_resized(&cq->uk, freed);
+	return n;
+}
+
+/**
+ * __irdma_poll_cq - take completions with the CQ's lock held
+ * @cq: the CQ
+ * @num_entries: room in @wc
+ * @wc: where they go
+ *
+ * Return: completions taken.
+ */
+static int __irdma_poll_cq(struct irdma_cq *cq, int num_entries,
+			   struct ib_wc *wc)
+{
+	struct irdma_fn *fn = &to_iwdev(cq->ibcq.device)->fn;
+	struct irdma_sw_cqe *swc;
+	int n;
+
+	n = irdma_process_resize_list(fn, cq, num_entries, wc);
+	while (n < num_entries && irdma_poll_one(fn, &cq->uk, wc + n))
+		n++;
+	while (n < num_entries && !list_empty(&cq->sw_cqes)) {
+		swc = list_first_entry(&cq->sw_cqes, struct irdma_sw_cqe, list);
+		wc[n++] = swc->wc;
+		list_del(&swc->list);
+		kfree(swc);
+	}
+	return n;
+}
+
+/**
+ * irdma_poll_cq - take completions
+ * @ibcq: the CQ
+ * @num_entries: room in @entry
+ * @entry: where they go
+ *
+ * Return: completions taken.
+ */
+int irdma_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *entry)
+{
+	struct irdma_cq *cq = to_iwcq(ibcq);
+	unsigned long flags;
+	int n;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	n = __irdma_poll_cq(cq, num_entries, entry);
+	spin_unlock_irqrestore(&cq->lock, flags);
+	return n;
+}
+
+/**
+ * irdma_cq_add_sw_cqe - queue a completion the driver made
+ * @cq: the CQ
+ * @cqe: the completion; the CQ owns it from here
+ *
+ * The consumer hears of it as of a hardware completion.
+ */
+void irdma_cq_add_sw_cqe(struct irdma_cq *cq, struct irdma_sw_cqe *cqe)
+{
+	bool notify;
+	unsigned long flags;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	list_add_tail(&cqe->list, &cq->sw_cqes);
+	notify = cq->armed && (!cq->armed_solicited ||
+			       cqe->wc.status != IB_WC_SUCCESS);
+	if (notify)
+		cq->armed = false;
+	spin_unlock_irqrestore(&cq->lock, flags);
+	if (notify && cq->ibcq.comp_handler)
+		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+}
+
+/**
+ * irdma_req_notify_cq - ask for an event at the next completion
+ * @ibcq: the CQ
+ * @flags: next or solicited, and whether to report missed completions
+ *
+ * Return: 0, or 1 with IB_CQ_REPORT_MISSED_EVENTS if completions are
+ * already waiting.
+ */
+int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
+{
+	struct irdma_cq *cq = to_iwcq(ibcq);
+	bool solicited = (flags & IB_CQ_SOLICITED_MASK) == IB_CQ_SOLICITED;
+	struct irdma_cqe_info info;
+	unsigned long irqflags;
+	int ret = 0;
+
+	spin_lock_irqsave(&cq->lock, irqflags);
+	/* Arm once; a request for any event widens a solicited one. */
+	if (!cq->armed || (cq->armed_solicited && !solicited)) {
+		cq->armed = true;
+		cq->armed_solicited = solicited;
+		irdma_uk_cq_arm(&cq->uk, solicited);
+	}
+	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) &&
+	    (!irdma_uk_cq_peek(&cq->uk, &info) || !list_empty(&cq->sw_cqes)))
+		ret = 1;
+	spin_unlock_irqrestore(&cq->lock, irqflags);
+	return ret;
+}
+
+/**
+ * irdma_clean_cqes - disown a QP's completions waiting in a CQ
+ * @qp: the QP, on its way out
+ * @cq: one of its CQs
+ */
+void irdma_clean_cqes(struct irdma_qp *qp, struct irdma_cq *cq)
+{
+	struct irdma_sw_cqe *swc, *next;
+	struct irdma_cq_buf *buf;
+	unsigned long flags;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	irdma_uk_cq_clean(&cq->uk, (uintptr_t)qp);
+	list_for_each_entry(buf, &cq->resize_list, list)
+		irdma_uk_cq_clean(&buf->uk, (uintptr_t)qp);
+	list_for_each_entry_safe(swc, next, &cq->sw_cqes, list) {
+		if (swc->wc.qp == &qp->ibqp) {
+			list_del(&swc->list);
+			kfree(swc);
+		}
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+}
