@@ -297,12 +297,6 @@ void irdma_ccq_arm(struct irdma_fn *fn)
 	irdma_wr32(fn, IRDMA_PFPE_CQARM, 0);
 }
 
-static void irdma_cmd_init(struct irdma_cqp_wqe *cmd, u8 op)
-{
-	memset(cmd, 0, sizeof(*cmd));
-	cmd->q[3] = FIELD_PREP(IRDMA_CQPSQ_OPCODE, op);
-}
-
 /**
  * irdma_build_query_fpm - QUERY_FPM_VAL: the HMC's limits into @buf
  * @cmd: the command to fill

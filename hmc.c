@@ -251,9 +251,19 @@ static int irdma_hmc_commit(struct irdma_fn *fn)
 	return 0;
 }
 
-/* Program (or clear) segments in batches the CQP takes in one command. */
-static int irdma_hmc_program_sds(struct irdma_fn *fn, const u32 *idx,
-				 u32 count, bool valid)
+/**
+ * irdma_hmc_program_sds - program (or clear) segment descriptors
+ * @fn: the function
+ * @idx: the segments
+ * @count: entries in @idx
+ * @valid: program the segments' backing (else clear them)
+ *
+ * The segments go in batches the CQP takes in one command.
+ *
+ * Return: 0 or the CQP's error.
+ */
+int irdma_hmc_program_sds(struct irdma_fn *fn, const u32 *idx, u32 count,
+			  bool valid)
 {
 	u64 cmds[IRDMA_HMC_MAX_SD_PER_CMD], data[IRDMA_HMC_MAX_SD_PER_CMD];
 	struct irdma_cqp_wqe cmd;
@@ -356,6 +366,8 @@ int irdma_hmc_setup(struct irdma_fn *fn)
 
 	irdma_build_shmc_pages(&cmd, fn->res.pf_id);
 	err = irdma_cqp_exec(fn, &cmd, NULL);
+	if (!err)
+		err = irdma_pble_pool_init(fn);
 	if (err)
 		irdma_hmc_teardown(fn);
 	return err;
@@ -371,6 +383,7 @@ void irdma_hmc_teardown(struct irdma_fn *fn)
 	u32 *idx, count = 0, sd;
 	bool cleared = false;
 
+	irdma_pble_pool_destroy(fn);
 	if (!hmc->sd)
 		return;
 

@@ -199,6 +199,20 @@ static u32 irdma_cause(struct irdma_fn *fn, u32 msix, bool enable)
 	       FIELD_PREP(IRDMA_INTCTL_CAUSE_ENA, enable);
 }
 
+/* An AEQE: QP events go to the QP, the rest are only logged. */
+static void irdma_ae_dispatch(struct irdma_fn *fn, u64 q1)
+{
+	u32 id = FIELD_GET(IRDMA_AEQE_QPCQID_LOW, q1) |
+		 FIELD_GET(IRDMA_AEQE_QPCQID_HI, q1) << 18;
+	u16 code = FIELD_GET(IRDMA_AEQE_AECODE, q1);
+	u8 source = FIELD_GET(IRDMA_AEQE_AESRC, q1);
+
+	dev_dbg(fn->res.dev, "AE %#x source %#x on %u\n", code, source, id);
+	if (source & 1)
+		irdma_qp_async_event(fn, id, code, source,
+				     FIELD_GET(IRDMA_AEQE_WQDESCIDX, q1));
+}
+
 static void irdma_aeq_process(struct irdma_fn *fn)
 {
 	struct irdma_eq *aeq = &fn->aeq;
@@ -211,10 +225,7 @@ static void irdma_aeq_process(struct irdma_fn *fn)
 		if (!!(q1 & IRDMA_AEQE_VALID) != aeq->polarity)
 			break;
 		dma_rmb();
-		dev_dbg(fn->res.dev, "AE %#llx on %llu\n",
-			FIELD_GET(IRDMA_AEQE_AECODE, q1),
-			FIELD_GET(IRDMA_AEQE_QPCQID_LOW, q1) |
-			FIELD_GET(IRDMA_AEQE_QPCQID_HI, q1) << 18);
+		irdma_ae_dispatch(fn, q1);
 		if (++aeq->tail == aeq->size) {
 			aeq->tail = 0;
 			aeq->polarity = !aeq->polarity;
@@ -541,6 +552,20 @@ int irdma_hw_init(struct irdma_fn *fn)
 	return 0;
 }
 
+/* The software copy of the hardware's ARP table; entry 0 stays unused. */
+static int irdma_arp_table_alloc(struct irdma_fn *fn)
+{
+	fn->arp_size = fn->hmc.obj[IRDMA_HMC_ARP].cnt;
+	if (!fn->arp_size)
+		return 0;
+	fn->arp = kcalloc(fn->arp_size, sizeof(*fn->arp), GFP_KERNEL);
+	fn->arp_used = bitmap_zalloc(fn->arp_size, GFP_KERNEL);
+	if (!fn->arp || !fn->arp_used)
+		return -ENOMEM;
+	set_bit(0, fn->arp_used);
+	return 0;
+}
+
 /**
  * irdma_fn_probe - take over an RDMA function a front-end found
  * @res: the function's resources; copied, the caller keeps its own
@@ -570,13 +595,19 @@ struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res)
 	ida_init(&fn->pd_ids);
 	xa_init_flags(&fn->cq_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fn->qp_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
+	mutex_init(&fn->ws_lock);
+	ida_init(&fn->mr_ids);
+	ida_init(&fn->ah_ids);
+	spin_lock_init(&fn->arp_lock);
 
 	err = irdma_init_uk_attrs(res->gen, &fn->uk_attrs);
 	if (!err)
 		err = irdma_hw_init(fn);
+	if (!err)
+		err = irdma_arp_table_alloc(fn);
 	if (err) {
 		irdma_hw_deinit(fn);
-		ida_destroy(&fn->pd_ids);
+		irdma_fn_free_tables(fn);
 		ib_dealloc_device(&iwdev->ibdev);
 		return ERR_PTR(err);
 	}
@@ -592,6 +623,24 @@ struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res)
 		   fn->hmc.obj[IRDMA_HMC_CQ].cnt, fn->hmc.obj[IRDMA_HMC_MR].cnt,
 		   netdev_name(res->netdev));
 	return fn;
+}
+
+/**
+ * irdma_fn_free_tables - free the function's software tables
+ * @fn: the function, its hardware down
+ */
+void irdma_fn_free_tables(struct irdma_fn *fn)
+{
+	ida_destroy(&fn->pd_ids);
+	ida_destroy(&fn->mr_ids);
+	ida_destroy(&fn->ah_ids);
+	xa_destroy(&fn->cq_table);
+	xa_destroy(&fn->qp_table);
+	kfree(fn->arp);
+	bitmap_free(fn->arp_used);
+	fn->arp = NULL;
+	fn->arp_used = NULL;
+	mutex_destroy(&fn->ws_lock);
 }
 
 /**

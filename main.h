@@ -7,8 +7,11 @@
 #ifndef IRDMA_MAIN_H
 #define IRDMA_MAIN_H
 
+#include <linux/bitfield.h>
 #include <linux/device.h>
+#include <linux/etherdevice.h>
 #include <linux/idr.h>
+#include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/pci.h>
 #include <linux/types.h>
@@ -112,6 +115,13 @@ struct irdma_cqp_compl {
 	u16 min;
 	u32 ret_val;
 };
+
+/* A command of opcode @op with every other field zero. */
+static inline void irdma_cmd_init(struct irdma_cqp_wqe *cmd, u8 op)
+{
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->q[3] = FIELD_PREP(IRDMA_CQPSQ_OPCODE, op);
+}
 
 struct irdma_cqp_request;
 
@@ -223,6 +233,58 @@ struct irdma_hmc {
 	struct irdma_dma_mem *sd;
 };
 
+/**
+ * struct irdma_pble_pool - the PBLE object's FPM space, handed out in runs
+ * @pool: free runs, by FPM address
+ * @lock: allocation and growth
+ * @next_fpm: where the part of the object with no backing yet starts
+ * @end_fpm: the object's end
+ * @used: PBLEs handed out
+ */
+struct irdma_pble_pool {
+	struct gen_pool *pool;
+	struct mutex lock; /* allocation and growth */
+	u64 next_fpm;
+	u64 end_fpm;
+	u32 used;
+};
+
+/**
+ * struct irdma_pble_leaf - one leaf of a two-level list
+ * @idx: its first PBLE
+ * @cnt: PBLEs in it
+ */
+struct irdma_pble_leaf {
+	u32 idx;
+	u32 cnt;
+};
+
+/**
+ * struct irdma_pble_alloc - the PBLEs of one buffer
+ * @level: 1 or 2; 0 when nothing is allocated
+ * @count: pages the buffer has
+ * @idx: first PBLE (level 1) or the root's first PBLE (level 2)
+ * @leaf: the leaves (level 2)
+ * @leaf_cnt: entries in @leaf
+ */
+struct irdma_pble_alloc {
+	u8 level;
+	u32 count;
+	u32 idx;
+	struct irdma_pble_leaf *leaf;
+	u32 leaf_cnt;
+};
+
+/**
+ * struct irdma_arp_entry - where the hardware's ARP table sends an address
+ * @ip: the IP address, host-order words (IPv4 in word 0)
+ * @mac: its MAC address
+ */
+struct irdma_arp_entry {
+	u32 ip[4];
+	u8 mac[ETH_ALEN];
+};
+
 /* Bring-up steps, in order; teardown undoes those reached, in reverse. */
 enum irdma_init_step {
 	IRDMA_STEP_NONE,
@@ -272,6 +334,16 @@ enum irdma_init_step {
  * @cq_gen: creation count, so a CQ number's reuse is told apart
  * @qp_table: live QPs by number
  * @qp_next: where the search for a free QP number starts
+ * @pble: the PBLE pool
+ * @ws_lock: the scheduler nodes and their users
+ * @ws_users: QPs that use the scheduler's queue set
+ * @qs_handle: the queue set the scheduler gave
+ * @mr_ids: memory key indexes in use
+ * @ah_ids: address handle indexes in use
+ * @arp_lock: the ARP table
+ * @arp: the ARP table's entries (IP, MAC), by index
+ * @arp_used: entries in use
+ * @arp_size: entries the hardware's table has
  */
 struct irdma_fn {
 	struct irdma_fn_res res;
@@ -298,6 +370,16 @@ struct irdma_fn {
 	u32 cq_gen;
 	struct xarray qp_table;
 	u32 qp_next;
+	struct irdma_pble_pool pble;
+	struct mutex ws_lock; /* scheduler nodes */
+	u32 ws_users;
+	u16 qs_handle;
+	struct ida mr_ids;
+	struct ida ah_ids;
+	spinlock_t arp_lock; /* the ARP table */
+	struct irdma_arp_entry *arp;
+	unsigned long *arp_used;
+	u32 arp_size;
 };
 
 static inline u32 irdma_rd32(struct irdma_fn *fn, u32 reg)
@@ -321,6 +403,7 @@ void irdma_dma_free_orphans(struct irdma_fn *fn, bool hw_down);
 /* hw.c */
 struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res);
 void irdma_fn_remove(struct irdma_fn *fn);
+void irdma_fn_free_tables(struct irdma_fn *fn);
 int irdma_hw_init(struct irdma_fn *fn);
 void irdma_hw_deinit(struct irdma_fn *fn);
 
@@ -387,14 +470,198 @@ void irdma_build_create_aeq(struct irdma_cqp_wqe *cmd, u32 size,
 			    dma_addr_t ring);
 void irdma_build_destroy_aeq(struct irdma_cqp_wqe *cmd, u32 size);
 
+/**
+ * struct irdma_qp_hw_info - what the hardware is told about a QP
+ * @id: QP number
+ * @type: enum irdma_qp_hw_type
+ * @ctx_pa: device address of the 256-byte host context
+ * @shadow_pa: device address of the shadow area
+ * @sq_pa: device address of the SQ ring
+ * @rq_pa: device address of the RQ ring
+ * @sq_quanta: SQ ring size in quanta (a power of two)
+ * @rq_quanta: RQ ring size in quanta (a power of two)
+ * @rq_shift: an RQ WQE is 1 << @rq_shift quanta
+ * @send_cq: CQ of send completions
+ * @recv_cq: CQ of receive completions
+ * @pd: protection domain
+ * @compl_ctx: the value CQEs carry for the QP
+ * @qs_handle: transmit scheduler queue set
+ * @kernel: a kernel QP (privileged: STag 0, fast registration)
+ * @mac: source MAC address
+ * @mss: path MTU in bytes
+ * @ipv4: the addresses are IPv4 (in word 3)
+ * @dest_ip: destination address, host-order words, most significant first
+ * @src_ip: source address, the same way
+ * @ttl: hop limit
+ * @tos: traffic class
+ * @flow_label: flow label
+ * @src_port: UDP source port
+ * @vlan: VLAN tag with priority
+ * @insert_vlan: the VLAN tag is inserted
+ * @arp_idx: ARP table entry of the destination MAC
+ * @rem_endpoint: remote endpoint index
+ * @dest_qp: destination QP number
+ * @qkey: Q_Key
+ * @pkey: partition key
+ * @sq_psn: next send PSN
+ * @rq_psn: expected receive PSN
+ * @retry_cnt: transport retries
+ * @rnr_retry: RNR retries
+ * @ord: outbound RDMA reads in flight
+ * @ird: inbound RDMA reads in flight
+ */
+struct irdma_qp_hw_info {
+	u32 id;
+	u8 type;
+	dma_addr_t ctx_pa;
+	dma_addr_t shadow_pa;
+	dma_addr_t sq_pa;
+	dma_addr_t rq_pa;
+	u32 sq_quanta;
+	u32 rq_quanta;
+	u8 rq_shift;
+	u32 send_cq;
+	u32 recv_cq;
+	u32 pd;
+	u64 compl_ctx;
+	u16 qs_handle;
+	bool kernel;
+	u8 mac[ETH_ALEN];
+	u16 mss;
+	bool ipv4;
+	u32 dest_ip[4];
+	u32 src_ip[4];
+	u8 ttl;
+	u8 tos;
+	u32 flow_label;
+	u16 src_port;
+	u16 vlan;
+	bool insert_vlan;
+	u16 arp_idx;
+	u16 rem_endpoint;
+	u32 dest_qp;
+	u32 qkey;
+	u16 pkey;
+	u32 sq_psn;
+	u32 rq_psn;
+	u8 retry_cnt;
+	u8 rnr_retry;
+	u8 ord;
+	u8 ird;
+};
+
+/* Flags of a MODIFY_QP besides the next state. */
+#define IRDMA_QPMOD_ARP_VALID	BIT(0)
+#define IRDMA_QPMOD_CQ_VALID	BIT(1)
+#define IRDMA_QPMOD_ORD_VALID	BIT(2)
+
+/* ctrl_qp.c: QP contexts and the commands on QPs */
+void irdma_qp_ctx_write(__le64 *ctx, const struct irdma_qp_hw_info *info);
+void irdma_build_create_qp(struct irdma_cqp_wqe *cmd,
+			   const struct irdma_qp_hw_info *info);
+void irdma_build_modify_qp(struct irdma_cqp_wqe *cmd,
+			   const struct irdma_qp_hw_info *info, u8 next_state,
+			   u32 flags);
+void irdma_build_destroy_qp(struct irdma_cqp_wqe *cmd,
+			    const struct irdma_qp_hw_info *info);
+void irdma_build_flush_wqes(struct irdma_cqp_wqe *cmd, u32 qp_id, bool sq,
+			    bool rq, u16 sq_minor, u16 rq_minor);
+void irdma_build_ws_node(struct irdma_cqp_wqe *cmd, u8 op, u16 node,
+			 u16 parent, u16 vsi, bool leaf, bool enable);
+void irdma_build_manage_arp(struct irdma_cqp_wqe *cmd, u16 idx,
+			    const u8 *mac, bool add);
+
+/**
+ * struct irdma_stag_info - a memory key as ALLOC_STAG and REG_MR give it
+ * @stag: the key: index << 8 | consumer key
+ * @pd: protection domain
+ * @len: length in bytes (0 with a PA of 0: all memory)
+ * @va: first address (VA-based)
+ * @rights: IRDMA_MR_RIGHT_* bits
+ * @zero_based: addresses count from the region's start
+ * @page_size: enum irdma_page_size
+ * @pbl_levels: 0 (@pa is the region), 1 or IRDMA_PBL_LEVELS_2
+ * @first_pble: first PBLE (or root) index when @pbl_levels
+ * @pa: the region's first page (no PBLEs)
+ */
+struct irdma_stag_info {
+	u32 stag;
+	u32 pd;
+	u64 len;
+	u64 va;
+	u8 rights;
+	bool zero_based;
+	u8 page_size;
+	u8 pbl_levels;
+	u32 first_pble;
+	u64 pa;
+};
+
+/* ctrl_mem.c: memory keys and address handles */
+void irdma_build_alloc_stag(struct irdma_cqp_wqe *cmd,
+			    const struct irdma_stag_info *info);
+void irdma_build_reg_mr(struct irdma_cqp_wqe *cmd,
+			const struct irdma_stag_info *info);
+void irdma_build_dealloc_stag(struct irdma_cqp_wqe *cmd, u32 stag, u32 pd,
+			      bool mr);
+
+/**
+ * struct irdma_ah_hw_info - an address handle as the hardware keeps it
+ * @id: AH index
+ * @pd: protection domain
+ * @mac: source MAC address
+ * @ipv4: IPv4 addresses (in word 3)
+ * @dest_ip: destination address, host-order words
+ * @src_ip: source address
+ * @arp_idx: ARP table entry of the destination MAC
+ * @tc: traffic class
+ * @hop_limit: hop limit
+ * @flow_label: flow label
+ * @vlan: VLAN tag with priority
+ * @insert_vlan: the tag is inserted
+ * @loopback: the destination is this host
+ */
+struct irdma_ah_hw_info {
+	u32 id;
+	u32 pd;
+	u8 mac[ETH_ALEN];
+	bool ipv4;
+	u32 dest_ip[4];
+	u32 src_ip[4];
+	u16 arp_idx;
+	u8 tc;
+	u8 hop_limit;
+	u32 flow_label;
+	u16 vlan;
+	bool insert_vlan;
+	bool loopback;
+};
+
+void irdma_build_ah(struct irdma_cqp_wqe *cmd,
+		    const struct irdma_ah_hw_info *info, bool create);
+
 /* hmc.c */
+int irdma_hmc_program_sds(struct irdma_fn *fn, const u32 *idx, u32 count,
+			  bool valid);
 int irdma_hmc_size(struct irdma_fn *fn);
 int irdma_hmc_setup(struct irdma_fn *fn);
 void irdma_hmc_teardown(struct irdma_fn *fn);
 
+/* pble.c */
+int irdma_pble_pool_init(struct irdma_fn *fn);
+void irdma_pble_pool_destroy(struct irdma_fn *fn);
+int irdma_pble_alloc(struct irdma_fn *fn, u32 count, bool lvl1_only,
+		     struct irdma_pble_alloc *alloc);
+void irdma_pble_free(struct irdma_fn *fn, struct irdma_pble_alloc *alloc);
+void irdma_pble_set(struct irdma_fn *fn, u32 idx, u64 val);
+void irdma_pble_set_page(struct irdma_fn *fn,
+			 const struct irdma_pble_alloc *alloc, u32 n, u64 addr);
+
 /* utils.c: the life of a CQP request */
 int irdma_cqp_exec(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd,
 		   struct irdma_cqp_compl *compl);
+int irdma_cqp_post_async(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd);
+int irdma_cqp_exec_atomic(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd);
 int irdma_cqp_exec_ccq_create(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd);
 void irdma_cqp_process_ccq(struct irdma_fn *fn);
 void irdma_cqp_flush_waiters(struct irdma_fn *fn);

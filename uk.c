@@ -375,3 +375,372 @@ void irdma_uk_cq_clean(struct irdma_uk_cq *cq, u64 qp_ctx)
 		}
 	}
 }
+
+/* SQ quanta kept free beyond a WQE, so the hardware never sees a full ring. */
+#define IRDMA_SQ_SPARE		(IRDMA_SQ_RSVD - 2)
+
+/**
+ * irdma_uk_qp_init - start producing into fresh (zeroed) work queues
+ * @qp: the QP, its rings and sizes set
+ *
+ * The first pass over each ring writes valid bit 1: the polarity flips at
+ * index 0, so it starts at 0.
+ */
+void irdma_uk_qp_init(struct irdma_uk_qp *qp)
+{
+	qp->sq_ring.head = 0;
+	qp->sq_ring.tail = 0;
+	qp->sq_polarity = false;
+	qp->rq_ring.head = 0;
+	qp->rq_ring.tail = 0;
+	qp->rq_polarity = false;
+	qp->db_head = 0;
+}
+
+static __le64 *irdma_sq_quantum(struct irdma_uk_qp *qp, u32 idx)
+{
+	return qp->sq + (size_t)idx * (IRDMA_WQE_QUANTUM_SIZE / 8);
+}
+
+/* A one-quantum NOP that fills the SQ up to the next chunk boundary. */
+static void irdma_sq_pad(struct irdma_uk_qp *qp, u32 idx)
+{
+	__le64 *wqe = irdma_sq_quantum(qp, idx);
+
+	qp->sq_wr[idx] = (struct irdma_sq_wr) {
+		.op = IRDMA_WQEOP_NOP,
+		.quanta = 1,
+	};
+	wqe[0] = 0;
+	wqe[1] = 0;
+	wqe[2] = 0;
+	dma_wmb();
+	WRITE_ONCE(wqe[3], cpu_to_le64(FIELD_PREP(IRDMA_WQE_OPCODE, IRDMA_WQEOP_NOP) |
+				       FIELD_PREP(IRDMA_WQE_VALID, qp->sq_polarity)));
+}
+
+/*
+ * Claim @quanta SQ quanta for a WQE. A WQE never crosses a chunk of
+ * IRDMA_MAX_QUANTA_PER_WR quanta: the rest of the chunk is padded first.
+ */
+static int irdma_sq_reserve(struct irdma_uk_qp *qp, u16 quanta, u32 *idx)
+{
+	struct irdma_ring *ring = &qp->sq_ring;
+	u32 room = IRDMA_MAX_QUANTA_PER_WR - ring->head % IRDMA_MAX_QUANTA_PER_WR;
+	u32 pad = quanta > room ? room : 0;
+	u32 first, i;
+
+	if (irdma_ring_free(ring) < quanta + pad + IRDMA_SQ_SPARE)
+		return -ENOMEM;
+	for (i = 0; i < pad; i++) {
+		irdma_ring_produce(ring, 1, 0, &first);
+		irdma_sq_pad(qp, first);
+	}
+	irdma_ring_produce(ring, quanta, 0, idx);
+	if (!*idx)
+		qp->sq_polarity = !qp->sq_polarity;
+	return 0;
+}
+
+static void irdma_set_frag(__le64 *at, const struct irdma_sge *sge, bool valid)
+{
+	at[0] = cpu_to_le64(sge ? sge->addr : 0);
+	at[1] = cpu_to_le64((sge ? FIELD_PREP(IRDMA_WQE_FRAG_STAG, sge->stag) |
+			     FIELD_PREP(IRDMA_WQE_FRAG_LEN, sge->len) : 0) |
+			    FIELD_PREP(IRDMA_WQE_FRAG_VALID, valid));
+}
+
+/* Fragment slot @k of a WQE: slot 0 opens quantum 0, the rest follow it. */
+static __le64 *irdma_frag_slot(__le64 *wqe, u32 k)
+{
+	return k ? wqe + 4 + 2 * (k - 1) : wqe;
+}
+
+/*
+ * Write @sg from slot @first on; an even number of used slots gets a null
+ * fragment so the last quantum's valid bit is set.
+ *
+ * Return: the ADDFRAGCNT of the WQE.
+ */
+static u32 irdma_write_frags(__le64 *wqe, u32 first,
+			     const struct irdma_sge *sg, u32 num_sg,
+			     bool polarity)
+{
+	u32 slots = first + num_sg, i;
+
+	for (i = 0; i < num_sg; i++)
+		irdma_set_frag(irdma_frag_slot(wqe, first + i), &sg[i], polarity);
+	if (!slots && !first)
+		irdma_set_frag(wqe, NULL, polarity);
+	if (slots && !(slots & 1)) {
+		irdma_set_frag(irdma_frag_slot(wqe, slots), NULL, polarity);
+		return slots;
+	}
+	return slots ? slots - 1 : 0;
+}
+
+/* Inline data: 8 bytes in quantum 0, then 31 per quantum and a valid byte. */
+static void irdma_write_inline(__le64 *wqe, const struct irdma_sge *sg,
+			       u32 num_sg, bool polarity)
+{
+	u8 *q0 = (u8 *)&wqe[1];
+	u8 *dst = (u8 *)wqe + IRDMA_WQE_QUANTUM_SIZE;
+	u8 valid = polarity ? IRDMA_WQE_INLINE_VALID_BYTE : 0;
+	u32 pos = 0, i, n;
+
+	for (i = 0; i < num_sg; i++) {
+		const u8 *src = (const u8 *)(uintptr_t)sg[i].addr;
+
+		for (n = 0; n < sg[i].len; n++, pos++) {
+			u32 past;
+
+			if (pos < IRDMA_WQE_INLINE_IN_QUANTUM0) {
+				q0[pos] = src[n];
+				continue;
+			}
+			past = pos - IRDMA_WQE_INLINE_IN_QUANTUM0;
+			dst[past / IRDMA_WQE_INLINE_PER_QUANTUM * IRDMA_WQE_QUANTUM_SIZE +
+			    past % IRDMA_WQE_INLINE_PER_QUANTUM] = src[n];
+		}
+	}
+	/* Every quantum past the first ends in its valid byte. */
+	if (pos > IRDMA_WQE_INLINE_IN_QUANTUM0) {
+		u32 extra = DIV_ROUND_UP(pos - IRDMA_WQE_INLINE_IN_QUANTUM0,
+					 IRDMA_WQE_INLINE_PER_QUANTUM);
+
+		for (i = 0; i < extra; i++)
+			dst[i * IRDMA_WQE_QUANTUM_SIZE +
+			    IRDMA_WQE_QUANTUM_SIZE - 1] = valid;
+	}
+}
+
+static u64 irdma_sq_hdr(const struct irdma_uk_qp *qp, u8 op, bool signaled,
+			bool read_fence, bool local_fence)
+{
+	return FIELD_PREP(IRDMA_WQE_OPCODE, op) |
+	       FIELD_PREP(IRDMA_WQE_READFENCE, read_fence) |
+	       FIELD_PREP(IRDMA_WQE_LOCALFENCE, local_fence) |
+	       FIELD_PREP(IRDMA_WQE_SIGCOMPL, signaled) |
+	       FIELD_PREP(IRDMA_WQE_VALID, qp->sq_polarity);
+}
+
+static bool irdma_op_is_rdma(u8 op)
+{
+	return op == IRDMA_WQEOP_RDMA_WRITE || op == IRDMA_WQEOP_RDMA_WRITE_SOL ||
+	       op == IRDMA_WQEOP_RDMA_READ || op == IRDMA_WQEOP_RDMA_READ_INV_STAG;
+}
+
+/**
+ * irdma_uk_post_sq - write a send, RDMA write or RDMA read WQE
+ * @qp: the QP
+ * @p: the work request
+ *
+ * The doorbell is left to irdma_uk_sq_ring_db().
+ *
+ * Return: 0, -EINVAL for more data (or fragments) than the QP takes,
+ * -ENOMEM when the SQ is full.
+ */
+int irdma_uk_post_sq(struct irdma_uk_qp *qp, const struct irdma_sq_post *p)
+{
+	bool read = p->op == IRDMA_WQEOP_RDMA_READ ||
+		    p->op == IRDMA_WQEOP_RDMA_READ_INV_STAG;
+	u32 bytes = 0, frags = 0, idx, i;
+	u16 quanta;
+	__le64 *wqe;
+	u64 hdr;
+	int err;
+
+	if (p->num_sg > qp->max_sq_frags)
+		return -EINVAL;
+	for (i = 0; i < p->num_sg; i++)
+		bytes += p->sg[i].len;
+
+	if (p->inline_data && !read) {
+		if (bytes > qp->max_inline)
+			return -EINVAL;
+		quanta = irdma_inline_to_quanta(IRDMA_GEN_2, bytes);
+	} else {
+		frags = p->num_sg + (p->imm_valid ? 1 : 0);
+		err = irdma_sq_frags_to_quanta(frags, &quanta);
+		if (err)
+			return err;
+	}
+	err = irdma_sq_reserve(qp, quanta, &idx);
+	if (err)
+		return err;
+
+	wqe = irdma_sq_quantum(qp, idx);
+	hdr = irdma_sq_hdr(qp, p->op, p->signaled, p->read_fence, p->local_fence);
+	if (irdma_op_is_rdma(p->op)) {
+		wqe[2] = cpu_to_le64(p->rem_addr);
+		hdr |= FIELD_PREP(IRDMA_WQE_REMSTAG, p->rem_stag);
+	} else {
+		wqe[2] = cpu_to_le64(FIELD_PREP(IRDMA_WQE_DESTQKEY, p->qkey) |
+				     FIELD_PREP(IRDMA_WQE_DESTQPN, p->dest_qpn));
+		hdr |= FIELD_PREP(IRDMA_WQE_REMSTAG, p->rem_stag) |
+		       FIELD_PREP(IRDMA_WQE_AHID, p->ah_id);
+	}
+	if (p->imm_valid) {
+		wqe[0] = cpu_to_le64(p->imm);
+		hdr |= IRDMA_WQE_IMMDATAFLAG;
+	}
+	if (p->inline_data && !read) {
+		irdma_write_inline(wqe, p->sg, p->num_sg, qp->sq_polarity);
+		hdr |= IRDMA_WQE_INLINEDATAFLAG |
+		       FIELD_PREP(IRDMA_WQE_INLINEDATALEN, bytes);
+	} else {
+		hdr |= FIELD_PREP(IRDMA_WQE_ADDFRAGCNT,
+				  irdma_write_frags(wqe, p->imm_valid ? 1 : 0,
+						    p->sg, p->num_sg,
+						    qp->sq_polarity));
+	}
+	qp->sq_wr[idx] = (struct irdma_sq_wr) {
+		.wr_id = p->wr_id,
+		.bytes = bytes,
+		.op = p->op,
+		.quanta = quanta,
+		.signaled = p->signaled,
+	};
+	dma_wmb();
+	WRITE_ONCE(wqe[3], cpu_to_le64(hdr));
+	return 0;
+}
+
+/**
+ * irdma_uk_post_local_inv - write a local invalidate WQE and ring
+ * @qp: the QP
+ * @wr_id: the consumer's id
+ * @stag: the key to invalidate
+ * @signaled: a completion is wanted
+ * @fence: wait for earlier work first
+ *
+ * Return: 0, or -ENOMEM when the SQ is full.
+ */
+int irdma_uk_post_local_inv(struct irdma_uk_qp *qp, u64 wr_id, u32 stag,
+			    bool signaled, bool fence)
+{
+	__le64 *wqe;
+	u32 idx;
+	int err;
+
+	err = irdma_sq_reserve(qp, 1, &idx);
+	if (err)
+		return err;
+	wqe = irdma_sq_quantum(qp, idx);
+	wqe[0] = 0;
+	wqe[1] = cpu_to_le64(FIELD_PREP(IRDMA_WQE_FRAG_STAG, stag));
+	wqe[2] = 0;
+	qp->sq_wr[idx] = (struct irdma_sq_wr) {
+		.wr_id = wr_id,
+		.op = IRDMA_WQEOP_INV_STAG,
+		.quanta = 1,
+		.signaled = signaled,
+	};
+	dma_wmb();
+	WRITE_ONCE(wqe[3], cpu_to_le64(irdma_sq_hdr(qp, IRDMA_WQEOP_INV_STAG,
+						    signaled, fence, fence)));
+	irdma_uk_sq_ring_db(qp);
+	return 0;
+}
+
+/**
+ * irdma_uk_post_fast_reg - write a fast-register WQE and ring
+ * @qp: the QP
+ * @fr: the registration
+ *
+ * Return: 0, or -ENOMEM when the SQ is full.
+ */
+int irdma_uk_post_fast_reg(struct irdma_uk_qp *qp,
+			   const struct irdma_fast_reg *fr)
+{
+	__le64 *wqe;
+	u32 idx;
+	u64 hdr;
+	int err;
+
+	err = irdma_sq_reserve(qp, 1, &idx);
+	if (err)
+		return err;
+	wqe = irdma_sq_quantum(qp, idx);
+	wqe[0] = cpu_to_le64(fr->va);
+	wqe[1] = cpu_to_le64(FIELD_PREP(IRDMA_FASTREG_PBLIDX_HI, fr->first_pble >> 16) |
+			     (fr->first_page & IRDMA_FASTREG_PBLADDR));
+	wqe[2] = cpu_to_le64(FIELD_PREP(IRDMA_FASTREG_LEN, fr->len) |
+			     FIELD_PREP(IRDMA_FASTREG_PBLIDX_LO, fr->first_pble & 0xffff));
+	hdr = irdma_sq_hdr(qp, IRDMA_WQEOP_FAST_REG_NSMR, fr->signaled,
+			   fr->read_fence, true) |
+	      FIELD_PREP(IRDMA_WQE_STAGKEY, fr->stag & 0xff) |
+	      FIELD_PREP(IRDMA_WQE_STAGINDEX, fr->stag >> 8) |
+	      FIELD_PREP(IRDMA_WQE_LPBLSIZE, fr->pbl_levels) |
+	      FIELD_PREP(IRDMA_WQE_HPAGESIZE, fr->page_size) |
+	      FIELD_PREP(IRDMA_WQE_STAGRIGHTS, fr->rights) |
+	      IRDMA_WQE_VABASEDTO;
+	qp->sq_wr[idx] = (struct irdma_sq_wr) {
+		.wr_id = fr->wr_id,
+		.op = IRDMA_WQEOP_FAST_REG_NSMR,
+		.quanta = 1,
+		.signaled = fr->signaled,
+	};
+	dma_wmb();
+	WRITE_ONCE(wqe[3], cpu_to_le64(hdr));
+	irdma_uk_sq_ring_db(qp);
+	return 0;
+}
+
+/**
+ * irdma_uk_post_rq - write a receive WQE
+ * @qp: the QP
+ * @wr_id: the consumer's id
+ * @sg: where the data goes
+ * @num_sg: entries in @sg
+ *
+ * The hardware finds receive WQEs by their valid bit; there is no doorbell.
+ *
+ * Return: 0, -EINVAL for more fragments than the QP takes, -ENOMEM when
+ * the RQ is full.
+ */
+int irdma_uk_post_rq(struct irdma_uk_qp *qp, u64 wr_id,
+		     const struct irdma_sge *sg, u32 num_sg)
+{
+	__le64 *wqe;
+	u32 idx, add;
+
+	if (num_sg > qp->max_rq_frags)
+		return -EINVAL;
+	if (irdma_ring_produce(&qp->rq_ring, 1, 0, &idx))
+		return -ENOMEM;
+	if (!idx)
+		qp->rq_polarity = !qp->rq_polarity;
+	wqe = qp->rq + ((size_t)idx << qp->rq_shift) * (IRDMA_WQE_QUANTUM_SIZE / 8);
+	add = irdma_write_frags(wqe, 0, sg, num_sg, qp->rq_polarity);
+	wqe[2] = 0;
+	qp->rq_wr_id[idx] = wr_id;
+	dma_wmb();
+	WRITE_ONCE(wqe[3], cpu_to_le64(FIELD_PREP(IRDMA_WQE_ADDFRAGCNT, add) |
+				       FIELD_PREP(IRDMA_WQE_VALID, qp->rq_polarity)));
+	return 0;
+}
+
+/**
+ * irdma_uk_sq_ring_db - tell the hardware about new send WQEs
+ * @qp: the QP
+ *
+ * The hardware keeps its SQ position in the shadow area and walks on as
+ * long as it finds valid WQEs; the doorbell is needed only when it had
+ * already reached the first of the new ones.
+ */
+void irdma_uk_sq_ring_db(struct irdma_uk_qp *qp)
+{
+	u32 head = qp->sq_ring.head, start = qp->db_head, hw_tail;
+
+	/* The WQEs are visible before the hardware's position is read. */
+	mb();
+	hw_tail = FIELD_GET(IRDMA_QP_DBSA_HW_SQ_TAIL,
+			    le64_to_cpu(READ_ONCE(qp->shadow[0])));
+	qp->db_head = head;
+	if (head == start || hw_tail == head)
+		return;
+	if (head > start ? (hw_tail >= start && hw_tail < head) :
+			   (hw_tail >= start || hw_tail < head))
+		writel(qp->id, qp->db);
+}

@@ -199,6 +199,7 @@ struct irdma_sq_wr {
  * @max_rq_frags: scatter entries a receive WQE may carry
  * @max_inline: inline bytes a send WQE may carry
  * @ud: the QP is unreliable datagram (or GSI)
+ * @db_head: SQ head at the last doorbell decision
  */
 struct irdma_uk_qp {
 	__le64 *sq;
@@ -217,6 +218,93 @@ struct irdma_uk_qp {
 	u32 max_rq_frags;
 	u32 max_inline;
 	bool ud;
+	u32 db_head;
 };
+
+/**
+ * struct irdma_sge - one gather or scatter element
+ * @addr: device address (or, for inline data, kernel address)
+ * @len: bytes
+ * @stag: the memory's key; 0 for the local DMA key
+ */
+struct irdma_sge {
+	u64 addr;
+	u32 len;
+	u32 stag;
+};
+
+/**
+ * struct irdma_sq_post - one send-side work request in hardware terms
+ * @wr_id: the consumer's id
+ * @op: opcode (enum irdma_wqe_op), solicited variants included
+ * @signaled: a completion is wanted
+ * @read_fence: wait for earlier reads to finish
+ * @local_fence: wait for all earlier work to finish
+ * @inline_data: copy the data into the WQE
+ * @imm_valid: @imm is carried
+ * @imm: immediate data, host order
+ * @rem_stag: the remote key (RDMA) or the key to invalidate (send)
+ * @rem_addr: remote address (RDMA)
+ * @ah_id: address handle (UD)
+ * @dest_qpn: destination QP (UD)
+ * @qkey: destination Q_Key (UD)
+ * @sg: the data
+ * @num_sg: entries in @sg
+ */
+struct irdma_sq_post {
+	u64 wr_id;
+	u8 op;
+	bool signaled;
+	bool read_fence;
+	bool local_fence;
+	bool inline_data;
+	bool imm_valid;
+	u32 imm;
+	u32 rem_stag;
+	u64 rem_addr;
+	u32 ah_id;
+	u32 dest_qpn;
+	u32 qkey;
+	const struct irdma_sge *sg;
+	u32 num_sg;
+};
+
+/**
+ * struct irdma_fast_reg - a fast-register work request
+ * @wr_id: the consumer's id
+ * @signaled: a completion is wanted
+ * @read_fence: wait for earlier reads to finish
+ * @stag: the key the region gets
+ * @va: the region's first byte
+ * @len: its length
+ * @rights: access rights (IRDMA_MR_RIGHT_*)
+ * @page_size: enum irdma_page_size
+ * @first_pble: index of the page list's first PBLE (or root)
+ * @first_page: address of the region's first page
+ * @pbl_levels: 0 for a single page, else 1 or 2
+ */
+struct irdma_fast_reg {
+	u64 wr_id;
+	bool signaled;
+	bool read_fence;
+	u32 stag;
+	u64 va;
+	u64 len;
+	u8 rights;
+	u8 page_size;
+	u32 first_pble;
+	u64 first_page;
+	u8 pbl_levels;
+};
+
+void irdma_uk_qp_init(struct irdma_uk_qp *qp);
+int irdma_uk_post_sq(struct irdma_uk_qp *qp, const struct irdma_sq_post *p);
+int irdma_uk_post_local_inv(struct irdma_uk_qp *qp, u64 wr_id, u32 stag,
+			    bool signaled, bool fence);
+int irdma_uk_post_fast_reg(struct irdma_uk_qp *qp,
+			   const struct irdma_fast_reg *fr);
+int irdma_uk_post_rq(struct irdma_uk_qp *qp, u64 wr_id,
+		     const struct irdma_sge *sg, u32 num_sg);
+void irdma_uk_sq_ring_db(struct irdma_uk_qp *qp);
 
 #endif /* IRDMA_UK_H */

@@ -387,3 +387,67 @@ void irdma_addr_hton(__be32 *dst, const u32 *src, unsigned int words)
 	for (i = 0; i < words; i++)
 		dst[i] = cpu_to_be32(src[i]);
 }
+
+/**
+ * irdma_cqp_post_async - issue a CQP command nobody waits for
+ * @fn: the function
+ * @cmd: the command
+ *
+ * Commands run in ring order, so one issued later sees its effect.
+ *
+ * Context: any; does not sleep.
+ * Return: 0, or -EBUSY when the ring is full.
+ */
+int irdma_cqp_post_async(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd)
+{
+	unsigned long flags;
+	u32 idx;
+	int err;
+
+	spin_lock_irqsave(&fn->cqp.lock, flags);
+	err = irdma_cqp_post(fn, cmd, &idx);
+	spin_unlock_irqrestore(&fn->cqp.lock, flags);
+	return err;
+}
+
+/**
+ * irdma_cqp_exec_atomic - run one CQP command without sleeping
+ * @fn: the function
+ * @cmd: the command
+ *
+ * The CCQ is polled every millisecond for up to the usual timeout.
+ *
+ * Context: any, the CCQ up.
+ * Return: 0, -EIO if the hardware reported an error, -ETIMEDOUT, -EBUSY.
+ */
+int irdma_cqp_exec_atomic(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd)
+{
+	struct irdma_cqp *cqp = &fn->cqp;
+	struct irdma_cqp_request req = {};
+	unsigned long flags;
+	u32 idx, ms;
+	int err;
+
+	init_completion(&req.done);
+	spin_lock_irqsave(&cqp->lock, flags);
+	err = irdma_cqp_post(fn, cmd, &idx);
+	if (!err)
+		cqp->reqs[idx] = &req;
+	spin_unlock_irqrestore(&cqp->lock, flags);
+	if (err)
+		return err;
+
+	for (ms = 0; ms < jiffies_to_msecs(IRDMA_CQP_TIMEOUT); ms++) {
+		irdma_cqp_process_ccq(fn);
+		if (try_wait_for_completion(&req.done))
+			return req.flushed ? -ESHUTDOWN : req.compl.maj ? -EIO : 0;
+		mdelay(1);
+	}
+	spin_lock_irqsave(&cqp->lock, flags);
+	if (cqp->reqs[idx] == &req)
+		cqp->reqs[idx] = NULL;
+	spin_unlock_irqrestore(&cqp->lock, flags);
+	if (try_wait_for_completion(&req.done))
+		return req.flushed ? -ESHUTDOWN : req.compl.maj ? -EIO : 0;
+	return -ETIMEDOUT;
+}

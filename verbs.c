@@ -422,52 +422,11 @@ static void irdma_mmap_free(struct rdma_user_mmap_entry *rdma_entry)
  * Queues, memory registration and the data path arrive with the kernel
  * verbs; until then ib_core gets a clear "not supported".
  */
-static int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
-			   struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
-			   int attr_mask, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
-{
-	return 0;
-}
-
-static int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
-			   const struct ib_send_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
-static int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
-			   const struct ib_recv_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
-static struct ib_mr *irdma_get_dma_mr(struct ib_pd *pd, int access)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
 static struct ib_mr *irdma_reg_user_mr(struct ib_pd *pd, u64 start, u64 len,
 				       u64 virt, int access,
 				       struct ib_udata *udata)
 {
 	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
-{
-	return 0;
 }
 
 /**
@@ -479,9 +438,7 @@ static void irdma_ib_dealloc_device(struct ib_device *ibdev)
 	struct irdma_fn *fn = &to_iwdev(ibdev)->fn;
 
 	irdma_hw_deinit(fn);
-	ida_destroy(&fn->pd_ids);
-	xa_destroy(&fn->cq_table);
-	xa_destroy(&fn->qp_table);
+	irdma_fn_free_tables(fn);
 }
 
 /* An op served by the verb of the same name. */
@@ -492,6 +449,10 @@ static const struct ib_device_ops irdma_ops_rocev2 = {
 	IRDMA_OP(modify_qp),
 	IRDMA_OP(get_link_layer),
 	IRDMA_OP(query_pkey),
+	IRDMA_OP(create_ah),
+	IRDMA_OP(destroy_ah),
+	IRDMA_OP(query_ah),
+	INIT_RDMA_OBJ_SIZE(ib_ah, irdma_ah, ibah),
 };
 
 static const struct ib_device_ops irdma_ops_iwarp = {
@@ -527,12 +488,15 @@ static const struct ib_device_ops irdma_ops_common = {
 
 	/* queue pairs and their work */
 	IRDMA_OP(create_qp),
+	IRDMA_OP(query_qp),
 	IRDMA_OP(destroy_qp),
 	IRDMA_OP(post_send),
 	IRDMA_OP(post_recv),
 
 	/* memory */
 	IRDMA_OP(get_dma_mr),
+	IRDMA_OP(alloc_mr),
+	IRDMA_OP(map_mr_sg),
 	IRDMA_OP(reg_user_mr),
 	IRDMA_OP(dereg_mr),
 

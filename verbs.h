@@ -65,6 +65,8 @@ struct irdma_cq_buf {
  * @shadow: the shadow area's memory (kernel CQs)
  * @lock: consumption, arming and the list of old rings
  * @resize_list: old rings still holding completions
+ * @retired: old rings drained, waiting to be freed in process context
+ * @free_work: frees @retired
  * @sw_cqes: completions the driver made for work the hardware never saw
  * @armed: an event is requested and not yet delivered
  * @armed_solicited: the request is for a solicited completion only
@@ -79,6 +81,8 @@ struct irdma_cq {
 	struct irdma_dma_mem shadow;
 	spinlock_t lock; /* the rings, arming and @resize_list */
 	struct list_head resize_list;
+	struct list_head retired;
+	struct work_struct free_work;
 	struct list_head sw_cqes;
 	bool armed;
 	bool armed_solicited;
@@ -91,29 +95,92 @@ struct irdma_cq {
  * @ibqp: ib_core's part
  * @iwdev: the device
  * @id: the hardware's QP number
+ * @hw: what the hardware is told of the QP
  * @uk: the producer's view of the work queues
  * @queues: the kernel QP's rings and shadow area
+ * @ctx: the host context (second half; the first is the iWARP Q2 buffer)
+ * @sq_wr: per SQ quantum, the WQE starting there
+ * @rq_wr_id: per RQ WQE, the consumer's id
  * @send_cq: where send completions go
  * @recv_cq: where receive completions go
- * @lock: posting and the QP's state
- * @state: the QP's state as ib_core knows it
+ * @lock: posting and the flush state
+ * @mutex: state changes
+ * @ib_state: the QP's state as ib_core knows it
+ * @hw_state: the state the hardware was last moved to
+ * @attr: attributes set through modify_qp, for query_qp
  * @sig_all: every send WQE is signaled
- * @sq_flushed: the hardware flushed the SQ; later work completes in software
- * @rq_flushed: the same for the RQ
+ * @flush_issued: the hardware was told to flush; later work completes in
+ *	software
+ * @flush_code: the completion code an error event chose for the flushes
+ * @flush_sq_code: @flush_code applies to the send side
+ * @flush_rq_code: @flush_code applies to the receive side
+ * @ae_event: the ib_event an error event calls for
+ * @ae_work: moves the QP to error after an error event
+ * @flush_work: completes in software what the hardware did not flush
+ * @refs: holders of the QP besides its owner
+ * @unused: the last reference went away
  */
 struct irdma_qp {
 	struct ib_qp ibqp;
 	struct irdma_device *iwdev;
 	u32 id;
+	struct irdma_qp_hw_info hw;
 	struct irdma_uk_qp uk;
 	struct irdma_dma_mem queues;
+	struct irdma_dma_mem ctx;
+	struct irdma_sq_wr *sq_wr;
+	u64 *rq_wr_id;
 	struct irdma_cq *send_cq;
 	struct irdma_cq *recv_cq;
-	spinlock_t lock; /* posting and state */
-	enum ib_qp_state state;
+	spinlock_t lock; /* posting and the flush state */
+	struct mutex mutex; /* state changes */
+	enum ib_qp_state ib_state;
+	u8 hw_state;
+	struct ib_qp_attr attr;
 	bool sig_all;
-	bool sq_flushed;
-	bool rq_flushed;
+	bool flush_issued;
+	u16 flush_code;
+	bool flush_sq_code;
+	bool flush_rq_code;
+	enum ib_event_type ae_event;
+	struct work_struct ae_work;
+	struct delayed_work flush_work;
+	refcount_t refs;
+	struct completion unused;
+};
+
+/**
+ * struct irdma_ah - an address handle
+ * @ibah: ib_core's part
+ * @hw: what the hardware was told
+ * @attr: the attributes it was created with, for query_ah
+ */
+struct irdma_ah {
+	struct ib_ah ibah;
+	struct irdma_ah_hw_info hw;
+	struct rdma_ah_attr attr;
+};
+
+/**
+ * struct irdma_mr - a memory region
+ * @ibmr: ib_core's part
+ * @stag: its key
+ * @pble: the page list (fast-register regions)
+ * @max_pages: pages the page list holds
+ * @npages: pages mapped by the last irdma_map_mr_sg()
+ * @page_size: the page size of the last mapping
+ * @first_page: the first page of the last mapping
+ * @dma_mr: registers all of memory
+ */
+struct irdma_mr {
+	struct ib_mr ibmr;
+	u32 stag;
+	struct irdma_pble_alloc pble;
+	u32 max_pages;
+	u32 npages;
+	u32 page_size;
+	u64 first_page;
+	bool dma_mr;
 };
 
 /**
@@ -126,6 +193,11 @@ struct irdma_sw_cqe {
 	struct ib_wc wc;
 };
 
+static inline struct irdma_pd *to_iwpd(struct ib_pd *ibpd)
+{
+	return container_of(ibpd, struct irdma_pd, ibpd);
+}
+
 static inline struct irdma_cq *to_iwcq(struct ib_cq *ibcq)
 {
 	return container_of(ibcq, struct irdma_cq, ibcq);
@@ -134,6 +206,16 @@ static inline struct irdma_cq *to_iwcq(struct ib_cq *ibcq)
 static inline struct irdma_qp *to_iwqp(struct ib_qp *ibqp)
 {
 	return container_of(ibqp, struct irdma_qp, ibqp);
+}
+
+static inline struct irdma_ah *to_iwah(struct ib_ah *ibah)
+{
+	return container_of(ibah, struct irdma_ah, ibah);
+}
+
+static inline struct irdma_mr *to_iwmr(struct ib_mr *ibmr)
+{
+	return container_of(ibmr, struct irdma_mr, ibmr);
 }
 
 /**
@@ -185,6 +267,44 @@ int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 void irdma_cq_ceq_event(struct irdma_fn *fn, u64 ctx);
 void irdma_clean_cqes(struct irdma_qp *qp, struct irdma_cq *cq);
 void irdma_cq_add_sw_cqe(struct irdma_cq *cq, struct irdma_sw_cqe *cqe);
+bool irdma_cq_hw_empty(struct irdma_cq *cq);
+
+/* verbs_qp.c */
+int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
+		    struct ib_udata *udata);
+int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+		    int attr_mask, struct ib_udata *udata);
+int irdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+		   int attr_mask, struct ib_qp_init_attr *init_attr);
+int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+void irdma_qp_sw_flush_kick(struct irdma_qp *qp);
+void irdma_qp_async_event(struct irdma_fn *fn, u32 qp_id, u16 code, u8 source,
+			  u32 wqe_idx);
+
+/* verbs_post.c */
+int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		    const struct ib_send_wr **bad_wr);
+int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		    const struct ib_recv_wr **bad_wr);
+
+/* verbs_mr.c */
+struct ib_mr *irdma_get_dma_mr(struct ib_pd *pd, int access);
+struct ib_mr *irdma_alloc_mr(struct ib_pd *pd, enum ib_mr_type mr_type,
+			     u32 max_num_sg);
+int irdma_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		    unsigned int *sg_offset);
+int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+
+/* verbs_ah.c */
+int irdma_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
+		    struct ib_udata *udata);
+int irdma_destroy_ah(struct ib_ah *ibah, u32 ah_flags);
+int irdma_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr);
+int irdma_arp_add(struct irdma_fn *fn, const u32 *ip, bool ipv4,
+		  const u8 *mac);
+int irdma_roce_addr_info(const struct ib_gid_attr *sgid_attr,
+			 const union ib_gid *dgid, bool *ipv4, u32 *src_ip,
+			 u32 *dest_ip, u8 *mac, u16 *vlan);
 void irdma_unregister_notifiers(void);
 
 #endif /* IRDMA_VERBS_H */

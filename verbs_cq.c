@@ -105,6 +105,8 @@ static void irdma_cq_free_rsrc(struct irdma_fn *fn, struct irdma_cq *cq,
 	irdma_dma_release(fn, &cq->shadow, hw_done);
 }
 
+static void irdma_cq_free_retired(struct work_struct *work);
+
 /**
  * irdma_create_cq - create a completion queue
  * @ibcq: the CQ ib_core allocated
@@ -133,6 +135,8 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 
 	spin_lock_init(&cq->lock);
 	INIT_LIST_HEAD(&cq->resize_list);
+	INIT_LIST_HEAD(&cq->retired);
+	INIT_WORK(&cq->free_work, irdma_cq_free_retired);
 	INIT_LIST_HEAD(&cq->sw_cqes);
 	refcount_set(&cq->refs, 0);
 	init_completion(&cq->unused);
@@ -174,9 +178,15 @@ free_id:
 	return err;
 }
 
+/**
+ * irdma_free_cqbuf - free an old ring
+ * @fn: the function
+ * @buf: the ring, off any list
+ *
+ * Context: process context (coherent memory is freed).
+ */
 static void irdma_free_cqbuf(struct irdma_fn *fn, struct irdma_cq_buf *buf)
 {
-	list_del(&buf->list);
 	irdma_dma_free(fn, &buf->mem);
 	kfree(buf);
 }
@@ -208,8 +218,12 @@ int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 		complete(&cq->unused);
 	wait_for_completion(&cq->unused);
 
-	list_for_each_entry_safe(buf, tmp, &cq->resize_list, list)
+	cancel_work_sync(&cq->free_work);
+	list_splice_init(&cq->retired, &cq->resize_list);
+	list_for_each_entry_safe(buf, tmp, &cq->resize_list, list) {
+		list_del(&buf->list);
 		irdma_free_cqbuf(fn, buf);
+	}
 	list_for_each_entry_safe(swc, next, &cq->sw_cqes, list) {
 		list_del(&swc->list);
 		kfree(swc);
@@ -459,12 +473,31 @@ static int irdma_process_resize_list(struct irdma_fn *fn, struct irdma_cq *cq,
 			n++;
 		if (n == num_entries)
 			break;
-		irdma_free_cqbuf(fn, buf);
+		list_move(&buf->list, &cq->retired);
 		freed++;
 	}
-	if (freed)
+	if (freed) {
 		irdma_uk_cq_add_resized(&cq->uk, freed);
+		schedule_work(&cq->free_work);
+	}
 	return n;
+}
+
+static void irdma_cq_free_retired(struct work_struct *work)
+{
+	struct irdma_cq *cq = container_of(work, struct irdma_cq, free_work);
+	struct irdma_fn *fn = &to_iwdev(cq->ibcq.device)->fn;
+	struct irdma_cq_buf *buf, *tmp;
+	unsigned long flags;
+	LIST_HEAD(done);
+
+	spin_lock_irqsave(&cq->lock, flags);
+	list_splice_init(&cq->retired, &done);
+	spin_unlock_irqrestore(&cq->lock, flags);
+	list_for_each_entry_safe(buf, tmp, &done, list) {
+		list_del(&buf->list);
+		irdma_free_cqbuf(fn, buf);
+	}
 }
 
 /**
@@ -535,6 +568,20 @@ void irdma_cq_add_sw_cqe(struct irdma_cq *cq, struct irdma_sw_cqe *cqe)
 	spin_unlock_irqrestore(&cq->lock, flags);
 	if (notify && cq->ibcq.comp_handler)
 		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+}
+
+/**
+ * irdma_cq_hw_empty - the CQ's current ring has no completion waiting
+ * @cq: the CQ, its lock held
+ *
+ * Return: true if nothing is there for the consumer to take.
+ */
+bool irdma_cq_hw_empty(struct irdma_cq *cq)
+{
+	struct irdma_cqe_info info;
+
+	return irdma_uk_cq_peek(&cq->uk, &info) == -ENOENT &&
+	       list_empty(&cq->resize_list);
 }
 
 /**

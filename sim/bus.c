@@ -208,10 +208,16 @@ static int sim_dev_create(u32 id, bool roce, void __iomem *regs,
 	sdev->front = front ? front : &sim_native_front;
 	sdev->front_priv = front ? front_priv : sdev;
 	xa_init(&sdev->cqs);
+	xa_init(&sdev->qps);
+	xa_init(&sdev->mrs);
+	xa_init(&sdev->ahs);
+	INIT_LIST_HEAD(&sdev->peer);
 	INIT_WORK(&sdev->reset_work, sim_reset_work);
 	spin_lock_init(&sdev->faults.ae_lock);
 	INIT_KFIFO(sdev->faults.aes);
 	sdev->faults.fail_count = 1;
+	sdev->faults.fail_op = -1;
+	sdev->faults.delay_op = -1;
 
 	device_initialize(&sdev->dev);
 	sdev->dev.bus = &sim_bus;
@@ -258,6 +264,7 @@ static int sim_dev_create(u32 id, bool roce, void __iomem *regs,
 	sim_debugfs_add(sdev);
 
 	list_add_tail(&sdev->list, &sim_devs);
+	sim_peer_add(sdev);
 	dev_info(&sdev->dev, "simulated E810 function %u (%s), netdev %s\n", id,
 		 roce ? "RoCEv2" : "iWARP", netdev_name(sdev->netdev));
 	return 0;
@@ -283,6 +290,7 @@ err_put:
 static void sim_dev_destroy(struct sim_dev *sdev)
 {
 	list_del(&sdev->list);
+	sim_peer_del(sdev);
 	sim_debugfs_del(sdev);
 	/* No reset from here on; one under way finishes first. */
 	WRITE_ONCE(sdev->dying, true);

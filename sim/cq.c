@@ -192,6 +192,45 @@ int sim_cq_post(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe)
 }
 
 /**
+ * sim_cq_post_ext - write an extended completion: the CQE and, in the next
+ * slot, its extension
+ * @sdev: the simulated function
+ * @cq: the CQ
+ * @cqe: the CQE's four qwords (the extended bit is added here)
+ * @ext: the extension's four qwords
+ *
+ * Return: 0, -ENOSPC if the CQ has no room for both, -EFAULT.
+ */
+int sim_cq_post_ext(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe,
+		    const u64 *ext)
+{
+	u32 next = (cq->head + 1) % cq->size;
+	bool ext_pol = next ? cq->polarity : !cq->polarity;
+	u64 slot = cq->ring_pa + (u64)next * IRDMA_CQE_SIZE;
+	u64 base[4] = { cqe[0], cqe[1], cqe[2], cqe[3] | IRDMA_CQE_EXTENDED };
+	u64 sa;
+	int i;
+
+	if (!cq->resized && !sim_dma_read_qword(sdev, cq->shadow_pa, &sa) &&
+	    (FIELD_GET(IRDMA_CQ_DBSA_CQEIDX, sa) == (cq->head + 2) % cq->size ||
+	     FIELD_GET(IRDMA_CQ_DBSA_CQEIDX, sa) == next))
+		return -ENOSPC;
+	for (i = 0; i < 3; i++)
+		if (sim_dma_write_qword(sdev, slot + 8 * i, ext[i]))
+			return -EFAULT;
+	if (sim_dma_write_qword(sdev, slot + 24, (ext[3] & ~IRDMA_CQE_VALID) |
+				FIELD_PREP(IRDMA_CQE_VALID, ext_pol)))
+		return -EFAULT;
+	/* The CQE itself goes last, so the consumer sees both or neither. */
+	i = sim_cq_post(sdev, cq, base);
+	if (!i && ++cq->head == cq->size) {
+		cq->head = 0;
+		cq->polarity = !cq->polarity;
+	}
+	return i;
+}
+
+/**
  * sim_cq_check_arms - take the arm requests made since the last look
  * @sdev: the simulated function
  *

@@ -78,6 +78,8 @@ void sim_cqp_destroy(struct sim_dev *sdev)
 	dev_dbg(&sdev->dev, "CQP down after %llu ops, %llu errors, %llu irqs, %llu DMA faults\n",
 		sdev->stats.cqp_ops, sdev->stats.cqp_errors, sdev->stats.irqs,
 		sdev->stats.dma_faults);
+	sim_qps_destroy_all(sdev);
+	sim_mem_destroy_all(sdev);
 	sim_cqs_destroy_all(sdev);
 	memset(sdev->ceq, 0, sizeof(sdev->ceq));
 	memset(&sdev->aeq, 0, sizeof(sdev->aeq));
@@ -179,6 +181,34 @@ static void sim_cqp_execute(struct sim_dev *sdev, const __le64 *wqe,
 		break;
 	case IRDMA_CQPOP_GATHER_STATS:
 		sim_cqp_gather_stats(sdev, wqe, res);
+		break;
+	case IRDMA_CQPOP_CREATE_QP:
+		sim_qp_create(sdev, wqe, res);
+		break;
+	case IRDMA_CQPOP_MODIFY_QP:
+		sim_qp_modify(sdev, wqe, res);
+		break;
+	case IRDMA_CQPOP_DESTROY_QP:
+		sim_qp_destroy(sdev, wqe, res);
+		break;
+	case IRDMA_CQPOP_FLUSH_WQES:
+		sim_qp_flush(sdev, wqe, res);
+		break;
+	case IRDMA_CQPOP_ALLOC_STAG:
+		sim_mr_alloc(sdev, wqe, res);
+		break;
+	case IRDMA_CQPOP_REG_MR:
+		sim_mr_reg(sdev, wqe, res);
+		break;
+	case IRDMA_CQPOP_DEALLOC_STAG:
+		sim_mr_dealloc(sdev, wqe, res);
+		break;
+	case IRDMA_CQPOP_CREATE_ADDR_HANDLE:
+	case IRDMA_CQPOP_DESTROY_ADDR_HANDLE:
+		sim_ah_cmd(sdev, wqe, res);
+		break;
+	case IRDMA_CQPOP_WORK_SCHED_NODE:
+		sim_ws_node(sdev, wqe, res);
 		break;
 	case IRDMA_CQPOP_CREATE_CQ:
 		sim_cq_create(sdev, wqe, res);

@@ -85,8 +85,6 @@ void sim_debugfs_add(struct sim_dev *sdev)
 	struct sim_faults *f = &sdev->faults;
 	struct dentry *dir;
 
-	f->fail_op = -1;
-	f->delay_op = -1;
 	dir = debugfs_create_dir(dev_name(&sdev->dev), sim_debugfs_root);
 	debugfs_create_u32("fail_cqp_op", 0600, dir, (u32 *)&f->fail_op);
 	debugfs_create_u32("fail_cqp_count", 0600, dir, &f->fail_count);

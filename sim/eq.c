@@ -198,11 +198,29 @@ void sim_aeq_destroy(struct sim_dev *sdev, const __le64 *wqe,
  */
 void sim_aeq_post(struct sim_dev *sdev, u32 code, u32 id)
 {
+	sim_aeq_post_qp(sdev, code, id, 0, 0, 0);
+}
+
+/**
+ * sim_aeq_post_qp - post an asynchronous event about a QP
+ * @sdev: the simulated function
+ * @code: the AE code
+ * @id: the QP
+ * @source: which side of it (IRDMA_AE_SOURCE_*)
+ * @wqe_idx: the WQE concerned
+ * @state: the QP's state (enum irdma_qp_hw_state)
+ */
+void sim_aeq_post_qp(struct sim_dev *sdev, u32 code, u32 id, u8 source,
+		     u32 wqe_idx, u8 state)
+{
 	u64 aeqe[2] = {
 		0,
 		FIELD_PREP(IRDMA_AEQE_QPCQID_LOW, id) |
 		FIELD_PREP(IRDMA_AEQE_QPCQID_HI, id >> 18) |
-		FIELD_PREP(IRDMA_AEQE_AECODE, code),
+		FIELD_PREP(IRDMA_AEQE_AECODE, code) |
+		FIELD_PREP(IRDMA_AEQE_AESRC, source) |
+		FIELD_PREP(IRDMA_AEQE_WQDESCIDX, wqe_idx) |
+		FIELD_PREP(IRDMA_AEQE_IWSTATE, state),
 	};
 
 	if (!sdev->aeq.live)

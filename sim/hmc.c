@@ -236,3 +236,60 @@ void sim_hmc_manage_arp(struct sim_dev *sdev, const __le64 *wqe,
 		clear_bit(idx, hmc->arp_valid);
 	}
 }
+
+/**
+ * sim_hmc_fpm_to_pa - where in host memory a byte of the FPM space lives
+ * @sdev: the simulated function
+ * @fpm: the FPM address
+ * @pa: returns the host DMA address
+ * @contig: returns how many bytes from there are contiguous in host memory
+ *
+ * Return: 0, or -EFAULT if no valid segment (or page) backs @fpm.
+ */
+int sim_hmc_fpm_to_pa(struct sim_dev *sdev, u64 fpm, u64 *pa, u32 *contig)
+{
+	u64 sd_idx = fpm / IRDMA_HMC_SD_SIZE;
+	u64 off = fpm % IRDMA_HMC_SD_SIZE;
+	u64 sd, pd;
+
+	if (sd_idx >= SIM_FPM_MAX_SDS)
+		return -EFAULT;
+	sd = sdev->hmc.sd[sd_idx];
+	if (!(sd & IRDMA_SD_DATA_VALID))
+		return -EFAULT;
+	if (sd & IRDMA_SD_DATA_DIRECT) {
+		*pa = (sd & IRDMA_SD_DATA_ADDR) + off;
+		*contig = IRDMA_HMC_SD_SIZE - off;
+		return 0;
+	}
+	/* Paged: a page of page descriptors, one per 4 KiB of the segment. */
+	if (sim_dma_read_qword(sdev, (sd & IRDMA_SD_DATA_ADDR) +
+			       (off / IRDMA_HMC_PD_SIZE) * 8, &pd) ||
+	    !(pd & IRDMA_PD_VALID))
+		return -EFAULT;
+	*pa = (pd & ~(u64)(IRDMA_HMC_PD_SIZE - 1)) + off % IRDMA_HMC_PD_SIZE;
+	*contig = IRDMA_HMC_PD_SIZE - off % IRDMA_HMC_PD_SIZE;
+	return 0;
+}
+
+/**
+ * sim_hmc_read_pble - read one PBLE from the function's PBLE object
+ * @sdev: the simulated function
+ * @idx: the PBLE's index in the object
+ * @val: returns its value
+ *
+ * Return: 0, or -EFAULT if the index is out of range or not backed.
+ */
+int sim_hmc_read_pble(struct sim_dev *sdev, u64 idx, u64 *val)
+{
+	struct sim_hmc *hmc = &sdev->hmc;
+	u32 contig;
+	u64 pa;
+
+	if (!hmc->committed || idx >= hmc->cnt[IRDMA_HMC_PBLE])
+		return -EFAULT;
+	if (sim_hmc_fpm_to_pa(sdev, hmc->base[IRDMA_HMC_PBLE] +
+			      idx * IRDMA_PBLE_SIZE, &pa, &contig))
+		return -EFAULT;
+	return sim_dma_read_qword(sdev, pa, val);
+}

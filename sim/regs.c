@@ -27,6 +27,7 @@ void sim_regs_reset(struct sim_dev *sdev)
 		 FIELD_PREP(IRDMA_LBARCTRL_PE_DB_SIZE, 2));
 	sim_wr32(sdev, IRDMA_PFPE_CCQPLOW, SIM_DB_IDLE);
 	sim_wr32(sdev, IRDMA_PFPE_CQARM, SIM_DB_IDLE);
+	sim_wr32(sdev, IRDMA_PFPE_WQEALLOC, SIM_DB_IDLE);
 }
 
 /* CCQPHIGH then CCQPLOW create the CQP; zeros in both destroy it. */
@@ -72,6 +73,12 @@ bool sim_regs_poll(struct sim_dev *sdev)
 		sim_cq_check_arms(sdev);
 		work = true;
 	}
+	/* Doorbells only wake the engine: it walks every SQ by valid bits. */
+	if (sim_rd32(sdev, IRDMA_PFPE_WQEALLOC) != SIM_DB_IDLE) {
+		sim_wr32(sdev, IRDMA_PFPE_WQEALLOC, SIM_DB_IDLE);
+		work = true;
+	}
+	work |= sim_qps_run(sdev);
 	work |= sim_vectors_poll(sdev);
 	return work;
 }

@@ -16,6 +16,8 @@
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 
+#include <linux/etherdevice.h>
+
 #include "../hwdefs.h"
 #include "irdma_sim.h"
 
@@ -82,6 +84,118 @@ struct sim_cq {
 	bool solicited_only;
 	bool resized;
 	u16 sw_select;
+};
+
+/**
+ * struct sim_qp - a queue pair as the engine keeps it
+ * @id: QP number
+ * @type: enum irdma_qp_hw_type
+ * @state: enum irdma_qp_hw_state
+ * @shadow_pa: the shadow area (the engine's SQ position goes there)
+ * @sq_pa: SQ ring
+ * @sq_size: SQ quanta
+ * @sq_tail: next SQ quantum to execute
+ * @sq_polarity: valid bit of the current pass over the SQ
+ * @rq_pa: RQ ring
+ * @rq_size: RQ WQEs
+ * @rq_shift: an RQ WQE is 1 << @rq_shift quanta
+ * @rq_head: next RQ WQE to fill
+ * @rq_polarity: valid bit of the current pass over the RQ
+ * @scq: CQ of send completions
+ * @rcq: CQ of receive completions
+ * @pd: protection domain
+ * @compl_ctx: what CQEs carry for the QP
+ * @priv: privileged (STag 0, fast registration)
+ * @ipv4: IPv4 addressing
+ * @src_ip: source address (host-order words)
+ * @dest_ip: destination address
+ * @arp_idx: ARP entry of the peer's MAC
+ * @dest_qp: the peer QP (RC)
+ * @qkey: Q_Key (UD)
+ * @mac: source MAC
+ * @rnr_retry: RNR retries allowed (7: forever)
+ * @rnr_left: RNR retries left for the WQE at the SQ tail
+ * @rnr_until: when the WQE at the SQ tail may be tried again
+ */
+struct sim_qp {
+	u32 id;
+	u8 type;
+	u8 state;
+	u64 shadow_pa;
+	u64 sq_pa;
+	u32 sq_size;
+	u32 sq_tail;
+	bool sq_polarity;
+	u64 rq_pa;
+	u32 rq_size;
+	u8 rq_shift;
+	u32 rq_head;
+	bool rq_polarity;
+	u32 scq;
+	u32 rcq;
+	u32 pd;
+	u64 compl_ctx;
+	bool priv;
+	bool ipv4;
+	u32 src_ip[4];
+	u32 dest_ip[4];
+	u16 arp_idx;
+	u32 dest_qp;
+	u32 qkey;
+	u8 mac[ETH_ALEN];
+	u8 rnr_retry;
+	u8 rnr_left;
+	unsigned long rnr_until;
+};
+
+/**
+ * struct sim_mr - a memory key (region or window)
+ * @stag: the full key
+ * @pd: protection domain
+ * @valid: registered (usable)
+ * @fast_reg: allocated for fast registration (ALLOC_STAG)
+ * @is_mw: a window
+ * @va: first address (VA-based) or offset base
+ * @len: length; 0 with no pages: all of memory
+ * @zero_based: addresses count from the start
+ * @rights: IRDMA_MR_RIGHT_*
+ * @levels: 0, 1 or IRDMA_PBL_LEVELS_2
+ * @first_pble: first PBLE (or root) index
+ * @pa: the first page (no PBLEs)
+ * @page_shift: log2 of the page size
+ */
+struct sim_mr {
+	u32 stag;
+	u32 pd;
+	bool valid;
+	bool fast_reg;
+	bool is_mw;
+	u64 va;
+	u64 len;
+	bool zero_based;
+	u8 rights;
+	u8 levels;
+	u32 first_pble;
+	u64 pa;
+	u8 page_shift;
+};
+
+/**
+ * struct sim_ah - an address handle
+ * @pd: protection domain
+ * @ipv4: IPv4 addressing
+ * @src_ip: source address
+ * @dest_ip: destination address
+ * @arp_idx: ARP entry of the destination MAC
+ * @mac: source MAC
+ */
+struct sim_ah {
+	u32 pd;
+	bool ipv4;
+	u32 src_ip[4];
+	u32 dest_ip[4];
+	u16 arp_idx;
+	u8 mac[ETH_ALEN];
 };
 
 /**
@@ -186,6 +300,10 @@ struct sim_faults {
  * @cqp: the control QP
  * @hmc: the FPM layout and segment descriptors
  * @cqs: live completion queues by number
+ * @qps: live queue pairs by number
+ * @mrs: memory keys by index
+ * @ahs: address handles by index
+ * @peer: entry in the list of functions the fabric reaches
  * @ceq: the completion event queues
  * @aeq: the asynchronous event queue
  * @vec: interrupt state of each MSI-X vector
@@ -216,6 +334,10 @@ struct sim_dev {
 	struct sim_cqp cqp;
 	struct sim_hmc hmc;
 	struct xarray cqs;
+	struct xarray qps;
+	struct xarray mrs;
+	struct xarray ahs;
+	struct list_head peer;
 	struct sim_eq ceq[SIM_MAX_CEQS];
 	struct sim_eq aeq;
 	struct sim_vector vec[SIM_MSIX_COUNT];
@@ -286,6 +408,8 @@ void sim_hmc_update_sds(struct sim_dev *sdev, const __le64 *wqe,
 			struct sim_cqp_result *res);
 void sim_hmc_manage_arp(struct sim_dev *sdev, const __le64 *wqe,
 			struct sim_cqp_result *res);
+int sim_hmc_fpm_to_pa(struct sim_dev *sdev, u64 fpm, u64 *pa, u32 *contig);
+int sim_hmc_read_pble(struct sim_dev *sdev, u64 idx, u64 *val);
 
 /* cq.c */
 void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
@@ -295,6 +419,8 @@ void sim_cq_destroy(struct sim_dev *sdev, const __le64 *wqe,
 void sim_cq_modify(struct sim_dev *sdev, const __le64 *wqe,
 		   struct sim_cqp_result *res);
 int sim_cq_post(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe);
+int sim_cq_post_ext(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe,
+		    const u64 *ext);
 void sim_cq_check_arms(struct sim_dev *sdev);
 void sim_cqs_destroy_all(struct sim_dev *sdev);
 
@@ -309,9 +435,59 @@ void sim_aeq_destroy(struct sim_dev *sdev, const __le64 *wqe,
 		     struct sim_cqp_result *res);
 void sim_ceq_post(struct sim_dev *sdev, u32 ceq_id, u64 ctx);
 void sim_aeq_post(struct sim_dev *sdev, u32 code, u32 id);
+void sim_aeq_post_qp(struct sim_dev *sdev, u32 code, u32 id, u8 source,
+		     u32 wqe_idx, u8 state);
 void sim_fault_queue_ae(struct sim_dev *sdev, u32 code, u32 id);
 bool sim_fault_post_aes(struct sim_dev *sdev);
 bool sim_vectors_poll(struct sim_dev *sdev);
+
+/* mem.c: memory keys, address handles, scheduler nodes */
+void sim_mr_alloc(struct sim_dev *sdev, const __le64 *wqe,
+		  struct sim_cqp_result *res);
+void sim_mr_reg(struct sim_dev *sdev, const __le64 *wqe,
+		struct sim_cqp_result *res);
+void sim_mr_dealloc(struct sim_dev *sdev, const __le64 *wqe,
+		    struct sim_cqp_result *res);
+void sim_ah_cmd(struct sim_dev *sdev, const __le64 *wqe,
+		struct sim_cqp_result *res);
+void sim_ws_node(struct sim_dev *sdev, const __le64 *wqe,
+		 struct sim_cqp_result *res);
+void sim_mem_destroy_all(struct sim_dev *sdev);
+u32 sim_mr_index(struct sim_dev *sdev, u32 stag);
+
+/**
+ * struct sim_access - a memory access through a key
+ * @stag: the key
+ * @pd: the accessing QP's PD
+ * @priv: the QP is privileged (STag 0 means physical addresses)
+ * @rights: IRDMA_MR_RIGHT_* the access needs
+ */
+struct sim_access {
+	u32 stag;
+	u32 pd;
+	bool priv;
+	u8 rights;
+};
+
+int sim_mem_copy(struct sim_dev *sdev, const struct sim_access *acc, u64 addr,
+		 void *buf, u32 len, bool to_mem);
+int sim_mr_invalidate(struct sim_dev *sdev, u32 stag, u32 pd, bool remote);
+int sim_mr_fast_reg(struct sim_dev *sdev, u32 pd, const __le64 *wqe);
+struct sim_ah *sim_ah_get(struct sim_dev *sdev, u32 id);
+
+/* qp.c: queue pairs and the fabric */
+void sim_qp_create(struct sim_dev *sdev, const __le64 *wqe,
+		   struct sim_cqp_result *res);
+void sim_qp_modify(struct sim_dev *sdev, const __le64 *wqe,
+		   struct sim_cqp_result *res);
+void sim_qp_destroy(struct sim_dev *sdev, const __le64 *wqe,
+		    struct sim_cqp_result *res);
+void sim_qp_flush(struct sim_dev *sdev, const __le64 *wqe,
+		  struct sim_cqp_result *res);
+void sim_qps_destroy_all(struct sim_dev *sdev);
+bool sim_qps_run(struct sim_dev *sdev);
+void sim_peer_add(struct sim_dev *sdev);
+void sim_peer_del(struct sim_dev *sdev);
 
 /* debugfs.c */
 void sim_debugfs_add(struct sim_dev *sdev);

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The control layer for queue pairs: the host context the hardware reads
+ * at CREATE_QP and MODIFY_QP, the commands themselves, flushing, and the
+ * scheduler nodes and ARP entries QPs depend on.
+ */
+#include <linux/log2.h>
+
+#include "main.h"
+
+/* Queue sizes: log2 of the ring in quanta, less two. */
+static u64 irdma_qp_size_code(u32 quanta)
+{
+	return ilog2(quanta) - 2;
+}
+
+/* The IRD the hardware gives room for, as its encoding of the size. */
+static u64 irdma_ird_code(u8 ird)
+{
+	u32 n = ird ? roundup_pow_of_two(2 * ird) : 4;
+
+	if (n <= 4)
+		return 0;
+	if (n <= 16)
+		return 1;
+	if (n <= 64)
+		return 2;
+	return n <= 128 ? 3 : 4;
+}
+
+static void irdma_ctx_ip(__le64 *ctx, int hi_qword, int lo_qword,
+			 const u32 *ip)
+{
+	ctx[hi_qword] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_IPADDR_HI, ip[0]) |
+				    FIELD_PREP(IRDMA_QPC_IPADDR_LO, ip[1]));
+	ctx[lo_qword] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_IPADDR_HI, ip[2]) |
+				    FIELD_PREP(IRDMA_QPC_IPADDR_LO, ip[3]));
+}
+
+/**
+ * irdma_qp_ctx_write - fill a QP's host context (RoCEv2)
+ * @ctx: the 256 bytes
+ * @info: the QP
+ *
+ * The whole context is written every time; the hardware reads it at the
+ * next CREATE_QP or MODIFY_QP.
+ */
+void irdma_qp_ctx_write(__le64 *ctx, const struct irdma_qp_hw_info *info)
+{
+	memset(ctx, 0, IRDMA_QP_CTX_SIZE);
+	ctx[0] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_IPV4, info->ipv4) |
+			     FIELD_PREP(IRDMA_QPC_INSERTVLANTAG, info->insert_vlan) |
+			     FIELD_PREP(IRDMA_QPC_RQWQESIZE, info->rq_shift) |
+			     FIELD_PREP(IRDMA_QPC_PDIDXHI, info->pd >> 16));
+	ctx[1] = cpu_to_le64(info->sq_pa);
+	ctx[2] = cpu_to_le64(info->rq_pa);
+	ctx[3] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_TTL, info->ttl) |
+			     FIELD_PREP(IRDMA_QPC_RQSIZE,
+					irdma_qp_size_code(info->rq_quanta)) |
+			     FIELD_PREP(IRDMA_QPC_SQSIZE,
+					irdma_qp_size_code(info->sq_quanta)) |
+			     FIELD_PREP(IRDMA_QPC_TOS, info->tos) |
+			     FIELD_PREP(IRDMA_QPC_SRCPORTNUM, info->src_port) |
+			     FIELD_PREP(IRDMA_QPC_DESTPORTNUM, IRDMA_ROCE_UDP_DPORT));
+	irdma_ctx_ip(ctx, 5, 4, info->dest_ip);
+	ctx[6] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_SNDMSS, info->mss) |
+			     FIELD_PREP(IRDMA_QPC_VLANTAG, info->vlan) |
+			     FIELD_PREP(IRDMA_QPC_ARPIDX, info->arp_idx));
+	ctx[7] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_FLOWLABEL, info->flow_label) |
+			     FIELD_PREP(IRDMA_QPC_ACKCREDITS, 0x1e) |
+			     FIELD_PREP(IRDMA_QPC_PKEY, info->pkey) |
+			     FIELD_PREP(IRDMA_QPC_PDIDX, info->pd & 0xffff));
+	ctx[8] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_DESTQP, info->dest_qp) |
+			     FIELD_PREP(IRDMA_QPC_QKEY, info->qkey));
+	ctx[10] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_PSNNXT, info->sq_psn) |
+			      FIELD_PREP(IRDMA_QPC_LSN, info->sq_psn ? 0xffff : 0));
+	ctx[11] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_EPSN, info->rq_psn));
+	ctx[12] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_PSNMAX, info->sq_psn) |
+			      FIELD_PREP(IRDMA_QPC_PSNUNA, info->sq_psn));
+	ctx[14] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_CWNDROCE, 0x400));
+	ctx[16] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_REXMIT_THRESH, info->retry_cnt) |
+			      FIELD_PREP(IRDMA_QPC_RNRNAK_THRESH, info->rnr_retry) |
+			      FIELD_PREP(IRDMA_QPC_RTOMIN, 5));
+	ctx[17] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_TXCQNUM, info->send_cq) |
+			      FIELD_PREP(IRDMA_QPC_RXCQNUM, info->recv_cq));
+	ctx[19] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_MACADDR,
+					 ether_addr_to_u64(info->mac)));
+	ctx[20] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_ORDSIZE, info->ord) |
+			      FIELD_PREP(IRDMA_QPC_IRDSIZE, irdma_ird_code(info->ird)) |
+			      FIELD_PREP(IRDMA_QPC_UDPRIVCQENABLE, info->kernel) |
+			      IRDMA_QPC_WRRDRSPOK | IRDMA_QPC_RDOK | IRDMA_QPC_BINDEN |
+			      FIELD_PREP(IRDMA_QPC_FASTREGEN, info->kernel) |
+			      FIELD_PREP(IRDMA_QPC_PRIVEN, info->kernel));
+	ctx[IRDMA_QPC_COMPL_CTX_QWORD] = cpu_to_le64(info->compl_ctx);
+	ctx[22] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_QSHANDLE, info->qs_handle));
+	irdma_ctx_ip(ctx, 24, 23, info->src_ip);
+	ctx[26] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_REMENDPOINTIDX,
+					 info->rem_endpoint));
+}
+
+static u64 irdma_qp_hdr(const struct irdma_qp_hw_info *info)
+{
+	return FIELD_PREP(IRDMA_QPCMD_QPID, info->id) |
+	       FIELD_PREP(IRDMA_QPCMD_QPTYPE, info->type);
+}
+
+/**
+ * irdma_build_create_qp - CREATE_QP from the host context
+ * @cmd: the command to fill
+ * @info: the QP; its context is written already
+ *
+ * The QP starts idle, with its CQs and source MAC from the context.
+ */
+void irdma_build_create_qp(struct irdma_cqp_wqe *cmd,
+			   const struct irdma_qp_hw_info *info)
+{
+	irdma_cmd_init(cmd, IRDMA_CQPOP_CREATE_QP);
+	cmd->q[2] = info->ctx_pa;
+	cmd->q[3] |= irdma_qp_hdr(info) | IRDMA_QPCMD_CQNUMVALID |
+		     IRDMA_QPCMD_MACVALID |
+		     FIELD_PREP(IRDMA_QPCMD_NEXTIWSTATE, IRDMA_QPS_IDLE);
+	cmd->q[5] = info->shadow_pa;
+}
+
+/**
+ * irdma_build_modify_qp - MODIFY_QP to a new state
+ * @cmd: the command to fill
+ * @info: the QP; its context is written already
+ * @next_state: enum irdma_qp_hw_state
+ * @flags: IRDMA_QPMOD_* context parts to take
+ */
+void irdma_build_modify_qp(struct irdma_cqp_wqe *cmd,
+			   const struct irdma_qp_hw_info *info, u8 next_state,
+			   u32 flags)
+{
+	irdma_cmd_init(cmd, IRDMA_CQPOP_MODIFY_QP);
+	cmd->q[2] = info->ctx_pa;
+	cmd->q[3] |= irdma_qp_hdr(info) |
+		     FIELD_PREP(IRDMA_QPCMD_ARPTABIDXVALID,
+				!!(flags & IRDMA_QPMOD_ARP_VALID)) |
+		     FIELD_PREP(IRDMA_QPCMD_CQNUMVALID,
+				!!(flags & IRDMA_QPMOD_CQ_VALID)) |
+		     FIELD_PREP(IRDMA_QPCMD_ORDVALID,
+				!!(flags & IRDMA_QPMOD_ORD_VALID)) |
+		     FIELD_PREP(IRDMA_QPCMD_NEXTIWSTATE, next_state);
+	cmd->q[5] = info->shadow_pa;
+}
+
+/**
+ * irdma_build_destroy_qp - DESTROY_QP
+ * @cmd: the command to fill
+ * @info: the QP
+ */
+void irdma_build_destroy_qp(struct irdma_cqp_wqe *cmd,
+			    const struct irdma_qp_hw_info *info)
+{
+	irdma_cmd_init(cmd, IRDMA_CQPOP_DESTROY_QP);
+	cmd->q[2] = info->ctx_pa;
+	cmd->q[3] |= irdma_qp_hdr(info) | IRDMA_QPCMD_REMOVEHASHENTRY;
+	cmd->q[5] = info->shadow_pa;
+}
+
+/**
+ * irdma_build_flush_wqes - FLUSH_WQES: complete a QP's queued work in error
+ * @cmd: the command to fill
+ * @qp_id: the QP
+ * @sq: flush the send queue
+ * @rq: flush the receive queue
+ * @sq_minor: the flush code the send side's completions carry
+ * @rq_minor: the flush code the receive side's completions carry
+ */
+void irdma_build_flush_wqes(struct irdma_cqp_wqe *cmd, u32 qp_id, bool sq,
+			    bool rq, u16 sq_minor, u16 rq_minor)
+{
+	irdma_cmd_init(cmd, IRDMA_CQPOP_FLUSH_WQES);
+	if (sq)
+		cmd->q[2] |= FIELD_PREP(IRDMA_FLUSH_SQMINOR, sq_minor) |
+			     FIELD_PREP(IRDMA_FLUSH_SQMAJOR, IRDMA_CQE_MAJ_FLUSH);
+	if (rq)
+		cmd->q[2] |= FIELD_PREP(IRDMA_FLUSH_RQMINOR, rq_minor) |
+			     FIELD_PREP(IRDMA_FLUSH_RQMAJOR, IRDMA_CQE_MAJ_FLUSH);
+	cmd->q[3] |= FIELD_PREP(IRDMA_QPCMD_QPID, qp_id) |
+		     IRDMA_FLUSH_USERFLCODE |
+		     FIELD_PREP(IRDMA_FLUSH_SQ, sq) | FIELD_PREP(IRDMA_FLUSH_RQ, rq);
+}
+
+/**
+ * irdma_build_ws_node - WORK_SCHED_NODE: add, change or drop a node
+ * @cmd: the command to fill
+ * @op: IRDMA_WS_OP_*
+ * @node: the node's id
+ * @parent: its parent's id (the root is its own parent)
+ * @vsi: the VSI it serves
+ * @leaf: a queue set (traffic class 0) rather than an inner node
+ * @enable: the node schedules
+ */
+void irdma_build_ws_node(struct irdma_cqp_wqe *cmd, u8 op, u16 node,
+			 u16 parent, u16 vsi, bool leaf, bool enable)
+{
+	irdma_cmd_init(cmd, IRDMA_CQPOP_WORK_SCHED_NODE);
+	cmd->q[4] = FIELD_PREP(IRDMA_WS_VSI, vsi) | FIELD_PREP(IRDMA_WS_WEIGHT, 1);
+	cmd->q[3] |= FIELD_PREP(IRDMA_WS_NODEID, node) |
+		     FIELD_PREP(IRDMA_WS_PARENTID, parent) |
+		     FIELD_PREP(IRDMA_WS_NODEOP, op) |
+		     FIELD_PREP(IRDMA_WS_PRIOTYPE, IRDMA_WS_PRIO_WEIGHTED_RR) |
+		     FIELD_PREP(IRDMA_WS_LEAF, leaf) |
+		     FIELD_PREP(IRDMA_WS_ENABLE, enable);
+}
+
+/**
+ * irdma_build_manage_arp - MANAGE_ARP: set or clear an ARP table entry
+ * @cmd: the command to fill
+ * @idx: the entry
+ * @mac: the MAC address it maps to (when adding)
+ * @add: set (permanently) rather than clear
+ */
+void irdma_build_manage_arp(struct irdma_cqp_wqe *cmd, u16 idx,
+			    const u8 *mac, bool add)
+{
+	irdma_cmd_init(cmd, IRDMA_CQPOP_MANAGE_ARP);
+	cmd->q[3] |= FIELD_PREP(IRDMA_CQPSQ_ARP_INDEX, idx);
+	if (!add)
+		return;
+	cmd->q[2] = FIELD_PREP(IRDMA_CQPSQ_ARP_MACADDR, ether_addr_to_u64(mac));
+	cmd->q[3] |= IRDMA_CQPSQ_ARP_ENTRYVALID | IRDMA_CQPSQ_ARP_PERMANENT;
+}

@@ -1,0 +1,674 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * KUnit tests of the kernel verbs against the simulator: RC and UD
+ * traffic through ib_core's API, checked by data bytes, completion
+ * statuses and opcodes, immediate data, error statuses and flushes.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/scatterlist.h>
+#include <rdma/ib_cache.h>
+#include <rdma/ib_verbs.h>
+
+#include "../verbs.h"
+#include "../sim/irdma_sim.h"
+
+#define TEST_FN_ID	21
+#define TEST_BUF	8192
+#define TEST_DEPTH	64
+
+struct qp_env {
+	struct kunit *test;
+	struct auxiliary_device *adev;
+	struct ib_device *ibdev;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct ib_qp *a, *b;
+	const struct ib_gid_attr *gid;
+	u8 *buf[2];
+	u64 dma[2];
+	int blocks;
+	bool added;
+	union ib_gid dgid;
+	u8 mac[ETH_ALEN];
+};
+
+static const struct ib_gid_attr *qp_env_gid(struct ib_device *ibdev)
+{
+	const struct ib_gid_attr *attr;
+	int i, tries;
+
+	for (tries = 0; tries < 200; tries++) {
+		for (i = 0; i < 8; i++) {
+			attr = rdma_get_gid_attr(ibdev, 1, i);
+			if (IS_ERR(attr))
+				continue;
+			if (attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP)
+				return attr;
+			rdma_put_gid_attr(attr);
+		}
+		usleep_range(10000, 20000);
+	}
+	return NULL;
+}
+
+static struct ib_qp *qp_env_qp(struct kunit *test, struct qp_env *e,
+			       enum ib_qp_type type)
+{
+	struct ib_qp_init_attr init = {
+		.send_cq = e->cq,
+		.recv_cq = e->cq,
+		.qp_type = type,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.cap = {
+			.max_send_wr = TEST_DEPTH,
+			.max_recv_wr = TEST_DEPTH,
+			.max_send_sge = 3,
+			.max_recv_sge = 3,
+			.max_inline_data = 64,
+		},
+	};
+	struct ib_qp *qp = ib_create_qp(e->pd, &init);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(qp));
+	KUNIT_EXPECT_GE(test, init.cap.max_send_wr, TEST_DEPTH);
+	return qp;
+}
+
+/* RESET to RTS, talking to @dest on this function. */
+static int qp_env_connect(struct qp_env *e, struct ib_qp *qp, u32 dest,
+			  u8 rnr_retry)
+{
+	struct ib_qp_attr attr = {
+		.qp_state = IB_QPS_INIT,
+		.port_num = 1,
+		.qp_access_flags = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ |
+				   IB_ACCESS_LOCAL_WRITE,
+	};
+	int err;
+
+	err = ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
+	if (err)
+		return err;
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IB_QPS_RTR;
+	attr.path_mtu = IB_MTU_1024;
+	attr.dest_qp_num = dest;
+	attr.rq_psn = 1;
+	attr.max_dest_rd_atomic = 4;
+	attr.min_rnr_timer = 1;
+	attr.ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
+	rdma_ah_set_port_num(&attr.ah_attr, 1);
+	rdma_ah_set_grh(&attr.ah_attr, &e->dgid, 0, e->gid->index, 64, 0);
+	ether_addr_copy(attr.ah_attr.roce.dmac, e->mac);
+	err = ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
+			   IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+			   IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
+	if (err)
+		return err;
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IB_QPS_RTS;
+	attr.sq_psn = 1;
+	attr.timeout = 14;
+	attr.retry_cnt = 7;
+	attr.rnr_retry = rnr_retry;
+	attr.max_rd_atomic = 4;
+	return ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_SQ_PSN | IB_QP_TIMEOUT |
+			    IB_QP_RETRY_CNT | IB_QP_RNR_RETRY |
+			    IB_QP_MAX_QP_RD_ATOMIC);
+}
+
+static void qp_env_cleanup(void *data)
+{
+	struct qp_env *e = data;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (e->buf[i] && e->dma[i])
+			ib_dma_unmap_single(e->ibdev, e->dma[i], TEST_BUF,
+					    DMA_BIDIRECTIONAL);
+		kfree(e->buf[i]);
+	}
+	if (!IS_ERR_OR_NULL(e->a))
+		ib_destroy_qp(e->a);
+	if (!IS_ERR_OR_NULL(e->b))
+		ib_destroy_qp(e->b);
+	if (!IS_ERR_OR_NULL(e->cq))
+		ib_free_cq(e->cq);
+	if (!IS_ERR_OR_NULL(e->pd))
+		ib_dealloc_pd(e->pd);
+	if (e->gid)
+		rdma_put_gid_attr(e->gid);
+	if (e->adev)
+		put_device(&e->adev->dev);
+	if (e->added) {
+		KUNIT_EXPECT_EQ(e->test, irdma_sim_del(TEST_FN_ID), 0);
+		KUNIT_EXPECT_EQ(e->test, irdma_dma_outstanding(), e->blocks);
+	}
+	memset(e, 0, sizeof(*e));
+}
+
+static struct qp_env *qp_env_setup(struct kunit *test, u8 rnr_retry)
+{
+	struct qp_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	struct irdma_fn *fn;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, qp_env_cleanup, e), 0);
+	e->test = test;
+	e->blocks = irdma_dma_outstanding();
+	KUNIT_ASSERT_EQ(test, irdma_sim_add(TEST_FN_ID, true), 0);
+	e->added = true;
+	e->adev = irdma_sim_adev(TEST_FN_ID);
+	KUNIT_ASSERT_NOT_NULL(test, e->adev);
+	KUNIT_ASSERT_NOT_NULL(test, e->adev->dev.driver);
+	e->ibdev = &fn_to_iwdev(auxiliary_get_drvdata(e->adev))->ibdev;
+	fn = auxiliary_get_drvdata(e->adev);
+	ether_addr_copy(e->mac, fn->res.netdev->dev_addr);
+	e->gid = qp_env_gid(e->ibdev);
+	KUNIT_ASSERT_NOT_NULL(test, e->gid);
+	e->dgid = e->gid->gid;
+	e->pd = ib_alloc_pd(e->ibdev, IB_PD_UNSAFE_GLOBAL_RKEY);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(e->pd));
+	e->cq = ib_alloc_cq(e->ibdev, NULL, 4 * TEST_DEPTH, 0, IB_POLL_DIRECT);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(e->cq));
+	e->a = qp_env_qp(test, e, IB_QPT_RC);
+	e->b = qp_env_qp(test, e, IB_QPT_RC);
+	KUNIT_ASSERT_EQ(test, qp_env_connect(e, e->a, e->b->qp_num, rnr_retry), 0);
+	KUNIT_ASSERT_EQ(test, qp_env_connect(e, e->b, e->a->qp_num, rnr_retry), 0);
+	for (i = 0; i < 2; i++) {
+		e->buf[i] = kzalloc(TEST_BUF, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, e->buf[i]);
+		e->dma[i] = ib_dma_map_single(e->ibdev, e->buf[i], TEST_BUF,
+					      DMA_BIDIRECTIONAL);
+		KUNIT_ASSERT_FALSE(test, ib_dma_mapping_error(e->ibdev, e->dma[i]));
+	}
+	return e;
+}
+
+static void qp_env_teardown(struct kunit *test, struct qp_env *e)
+{
+	kunit_release_action(test, qp_env_cleanup, e);
+}
+
+/* Poll until @n completions arrived or two seconds passed. */
+static int qp_env_poll(struct qp_env *e, struct ib_wc *wc, int n)
+{
+	int got = 0, tries;
+
+	for (tries = 0; tries < 2000 && got < n; tries++) {
+		got += ib_poll_cq(e->cq, n - got, wc + got);
+		if (got < n)
+			usleep_range(500, 1000);
+	}
+	return got;
+}
+
+static void qp_env_post_recv(struct kunit *test, struct qp_env *e,
+			     struct ib_qp *qp, int idx, u64 wr_id)
+{
+	struct ib_sge sge = {
+		.addr = e->dma[idx], .length = TEST_BUF, .lkey = e->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = { .wr_id = wr_id, .sg_list = &sge, .num_sge = 1 };
+
+	KUNIT_ASSERT_EQ(test, ib_post_recv(qp, &wr, NULL), 0);
+}
+
+static struct ib_wc *qp_env_find(struct ib_wc *wc, int n, u64 wr_id)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (wc[i].wr_id == wr_id)
+			return &wc[i];
+	return NULL;
+}
+
+static void irdma_qp_rc_send_test(struct kunit *test)
+{
+	struct ib_sge sge[2];
+	struct ib_send_wr wr = {};
+	struct ib_wc wc[4], *s, *r;
+	struct qp_env *e;
+	int i;
+
+	e = qp_env_setup(test, 7);
+	for (i = 0; i < 3000; i++)
+		e->buf[0][i] = i * 7 + 3;
+	qp_env_post_recv(test, e, e->b, 1, 100);
+	/* Two fragments, the second from the middle of the buffer. */
+	sge[0] = (struct ib_sge){ e->dma[0], 1000, e->pd->local_dma_lkey };
+	sge[1] = (struct ib_sge){ e->dma[0] + 1000, 2000, e->pd->local_dma_lkey };
+	wr.wr_id = 1;
+	wr.opcode = IB_WR_SEND_WITH_IMM;
+	wr.ex.imm_data = cpu_to_be32(0xabcd1234);
+	wr.send_flags = IB_SEND_SIGNALED;
+	wr.sg_list = sge;
+	wr.num_sge = 2;
+	KUNIT_ASSERT_EQ(test, ib_post_send(e->a, &wr, NULL), 0);
+	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 2), 2);
+
+	s = qp_env_find(wc, 2, 1);
+	r = qp_env_find(wc, 2, 100);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, s->status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, s->opcode, IB_WC_SEND);
+	KUNIT_EXPECT_EQ(test, r->status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, r->opcode, IB_WC_RECV);
+	KUNIT_EXPECT_EQ(test, r->byte_len, 3000);
+	KUNIT_EXPECT_TRUE(test, r->wc_flags & IB_WC_WITH_IMM);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(r->ex.imm_data), 0xabcd1234);
+	KUNIT_EXPECT_EQ(test, r->qp->qp_num, e->b->qp_num);
+	KUNIT_EXPECT_EQ(test, memcmp(e->buf[0], e->buf[1], 3000), 0);
+
+	/* Inline: the bytes travel in the WQE. */
+	memset(e->buf[1], 0, TEST_BUF);
+	qp_env_post_recv(test, e, e->b, 1, 101);
+	sge[0] = (struct ib_sge){ (uintptr_t)"inline payload 0123456789 abcdefghijklmnop", 42, 0 };
+	wr.wr_id = 2;
+	wr.opcode = IB_WR_SEND;
+	wr.send_flags = IB_SEND_SIGNALED | IB_SEND_INLINE;
+	wr.num_sge = 1;
+	KUNIT_ASSERT_EQ(test, ib_post_send(e->a, &wr, NULL), 0);
+	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 2), 2);
+	r = qp_env_find(wc, 2, 101);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->byte_len, 42);
+	KUNIT_EXPECT_FALSE(test, r->wc_flags & IB_WC_WITH_IMM);
+	KUNIT_EXPECT_EQ(test, memcmp(e->buf[1], (void *)(uintptr_t)sge[0].addr, 42), 0);
+	qp_env_teardown(test, e);
+}
+
+static void irdma_qp_rc_write_read_test(struct kunit *test)
+{
+	struct ib_rdma_wr wr = {};
+	struct ib_sge sge;
+	struct ib_wc wc[4], *r;
+	struct qp_env *e;
+	int i;
+
+	e = qp_env_setup(test, 7);
+	for (i = 0; i < TEST_BUF; i++)
+		e->buf[0][i] = i ^ 0x5a;
+	/* WRITE through the all-memory rkey, unsignaled then signaled. */
+	sge = (struct ib_sge){ e->dma[0], 4096, e->pd->local_dma_lkey };
+	wr.wr.wr_id = 10;
+	wr.wr.opcode = IB_WR_RDMA_WRITE;
+	wr.wr.sg_list = &sge;
+	wr.wr.num_sge = 1;
+	wr.remote_addr = e->dma[1] + 100;
+	wr.rkey = e->pd->unsafe_global_rkey;
+	KUNIT_ASSERT_EQ(test, ib_post_send(e->a, &wr.wr, NULL), 0);
+	wr.wr.wr_id = 11;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	wr.remote_addr = e->dma[1] + 100 + 4096;
+	sge.addr = e->dma[0] + 4096;
+	sge.length = 2000;
+	KUNIT_ASSERT_EQ(test, ib_post_send(e->a, &wr.wr, NULL), 0);
+	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 1), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 11);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc[0].opcode, IB_WC_RDMA_WRITE);
+	KUNIT_EXPECT_EQ(test, memcmp(e->buf[1] + 100, e->buf[0], 6096), 0);
+
+	/* WRITE with immediate consumes a receive. */
+	qp_env_post_recv(test, e, e->b, 1, 200);
+	wr.wr.wr_id = 12;
+	wr.wr.opcode = IB_WR_RDMA_WRITE_WITH_IMM;
+	wr.wr.ex.imm_data = cpu_to_be32(77);
+	sge.length = 16;
+	KUNIT_ASSERT_EQ(test, ib_post_send(e->a, &wr.wr, NULL), 0);
+	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 2), 2);
+	r = qp_env_find(wc, 2, 200);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->opcode, IB_WC_RECV_RDMA_WITH_IMM);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(r->ex.imm_data), 77);
+
+	/* READ it all back into the first buffer's second half. */
+	memset(e->buf[0] + 4096, 0, 4096);
+	wr.wr.wr_id = 13;
+	wr.wr.opcode = IB_WR_RDMA_READ;
+	wr.remote_addr = e->dma[1] + 100;
+	sge.addr = e->dma[0] + 4096;
+	sge.length = 3000;
+	KUNIT_ASSERT_EQ(test, ib_post_send(e->a, &wr.wr, NULL), 0);
+	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 1), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 13);
+	KUNIT_EXPECT_EQ(test, wc[0].opcode, IB_WC_RDMA_READ);
+	KUNIT_EXPECT_EQ(test, wc[0].byte_len, 3000);
+	KUNIT_EXPECT_EQ(test, memcmp(e->buf[0] + 4096, e->buf[1] + 100, 3000), 0);
+	qp_env_teardown(test, e);
+}
+
+/* Fast registration over scattered pages, then invalidation. */
+static void irdma_qp_fast_reg_test(struct kunit *test)
+{
+	struct page *pages[3];
+	struct scatterlist sgl[3];
+	struct ib_reg_wr reg = {};
+	struct ib_rdma_wr wr = {};
+	struct ib_send_wr inv = {};
+	struct ib_sge sge;
+	struct ib_wc wc[4];
+	struct ib_mr *mr;
+	struct qp_env *e;
+	int i, n;
+
+	e = qp_env_setup(test, 7);
+	sg_init_table(sgl, 3);
+	for (i = 0; i < 3; i++) {
+		pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
+		sg_set_page(&sgl[i], pages[i], PAGE_SIZE, 0);
+	}
+	n = ib_dma_map_sg(e->ibdev, sgl, 3, DMA_BIDIRECTIONAL);
+	KUNIT_ASSERT_EQ(test, n, 3);
+	mr = ib_alloc_mr(e->pd, IB_MR_TYPE_MEM_REG, 3);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mr));
+	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(mr, sgl, 3, NULL, PAGE_SIZE), 3);
+	ib_update_fast_reg_key(mr, 0x42);
+
+	reg.wr.wr_id = 20;
+	reg.wr.opcode = IB_WR_REG_MR;
+	reg.wr.send_flags = IB_SEND_SIGNALED;
+	reg.mr = mr;
+	reg.key = mr->rkey;
+	reg.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
+	KUNIT_ASSERT_EQ(test, ib_post_send(e->b, &reg.wr, NULL), 0);
+	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 1), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc[0].opcode, IB_WC_REG_MR);
+
+	/* A write across the page boundaries lands in the right pages. */
+	for (i = 0; i < 8000; i++)
+		e->buf[0][i] = i * 13;
+	sge = (struct ib_sge){ e->dma[0], 8000, e->pd->local_dma_lkey };
+	wr.wr.wr_id = 21;
+	wr.wr.opcode = IB_WR_RDMA_WRITE;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	wr.wr.sg_list = &sge;
+	wr.wr.num_sge = 1;
+	wr.remote_addr = mr->iova + 1000;
+	wr.rkey = mr->rkey;
+	KUNIT_ASSERT_EQ(test, ib_post_send(e->a, &wr.wr, NULL), 0);
+	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 1), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, memcmp(page_address(pages[0]) + 1000, e->buf[0],
+				     PAGE_SIZE - 1000), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(page_address(pages[1]),
+				     e->buf[0] + PAGE_SIZE - 1000, PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(page_address(pages[2]),
+				     e->buf[0] + 2 * PAGE_SIZE - 1000,
+				     8000 - (2 * PAGE_SIZE - 1000)), 0);
+
+	/* Invalidated, the key no longer works: the writer's QP fails. */
+	inv.wr_id = 22;
+	inv.opcode = IB_WR_LOCAL_INV;
+	inv.send_flags = IB_SEND_SIGNALED;
+	inv.ex.invalidate_rkey = mr->rkey;
+	KUNIT_ASSERT_EQ(test, ib_post_send(e->b, &inv, NULL), 0);
+	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 1), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc[0].opcode, IB_WC_LOCAL_INV);
+
+	wr.wr.wr_id = 23;
+	KUNIT_ASSERT_EQ(test, ib_post_send(e->a, &wr.wr, NULL), 0);
+	wr.wr.wr_id = 24;
+	KUNIT_ASSERT_EQ(test, ib_post_send(e->a, &wr.wr, NULL), 0);
+	n = qp_env_poll(e, wc, 3);
+	KUNIT_ASSERT_GE(test, n, 2);
+	KUNIT_EXPECT_EQ(test, qp_env_find(wc, n, 23)->status, IB_WC_REM_ACCESS_ERR);
+	KUNIT_EXPECT_EQ(test, qp_env_find(wc, n, 24)->status, IB_WC_WR_FLUSH_ERR);
+
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+	ib_dma_unmap_sg(e->ibdev, sgl, 3, DMA_BIDIRECTIONAL);
+	for (i = 0; i < 3; i++)
+		__free_page(pages[i]);
+	qp_env_teardown(test, e);
+}
+
+/* A send before the receive is posted waits (RNR) and then goes through. */
+static void irdma_qp_rnr_test(struct kunit *test)
+{
+	struct ib_sge sge;
+	struct ib_send_wr wr = {};
+	struct ib_wc wc[4];
+	struct qp_env *e;
+
+	e = qp_env_setup(test, 7);
+	sge = (struct ib_sge){ e->dma[0], 64, e->pd->local_dma_lkey };
+	wr.wr_id = 30;
+	wr.opcode = IB_WR_SEND;
+	wr.send_flags = IB_SEND_SIGNALED;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	KUNIT_ASSERT_EQ(test, ib_post_send(e->a, &wr, NULL), 0);
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(e->cq, 4, wc), 0);
+	qp_env_post_recv(test, e, e->b, 1, 300);
+	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 2), 2);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc[1].status, IB_WC_SUCCESS);
+	qp_env_teardown(test, e);
+
+	/* Without RNR retries the send fails and the QP flushes. */
+	e = qp_env_setup(test, 0);
+	qp_env_post_recv(test, e, e->a, 0, 301);
+	KUNIT_ASSERT_EQ(test, ib_post_send(e->a, &wr, NULL), 0);
+	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 2), 2);
+	KUNIT_EXPECT_EQ(test, qp_env_find(wc, 2, 30)->status, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_EQ(test, qp_env_find(wc, 2, 301)->status, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_EQ(test, qp_env_find(wc, 2, 301)->opcode, IB_WC_RECV);
+	qp_env_teardown(test, e);
+}
+
+/* Moving to the error state flushes posted work, later work too. */
+static void irdma_qp_flush_test(struct kunit *test)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	struct ib_sge sge;
+	struct ib_send_wr wr = {};
+	struct ib_wc wc[8];
+	struct qp_env *e;
+	int n;
+
+	e = qp_env_setup(test, 7);
+	qp_env_post_recv(test, e, e->b, 1, 400);
+	qp_env_post_recv(test, e, e->b, 1, 401);
+	qp_env_post_recv(test, e, e->b, 1, 402);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(e->b, &attr, IB_QP_STATE), 0);
+	n = qp_env_poll(e, wc, 3);
+	KUNIT_ASSERT_EQ(test, n, 3);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 400);
+	KUNIT_EXPECT_EQ(test, wc[1].wr_id, 401);
+	KUNIT_EXPECT_EQ(test, wc[2].wr_id, 402);
+	KUNIT_EXPECT_EQ(test, wc[2].status, IB_WC_WR_FLUSH_ERR);
+
+	/* Work posted after the flush completes in software, unsignaled too. */
+	sge = (struct ib_sge){ e->dma[1], 64, e->pd->local_dma_lkey };
+	wr.wr_id = 403;
+	wr.opcode = IB_WR_SEND;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	KUNIT_ASSERT_EQ(test, ib_post_send(e->b, &wr, NULL), 0);
+	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 1), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 403);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_EQ(test, wc[0].opcode, IB_WC_SEND);
+	qp_env_teardown(test, e);
+}
+
+/* Malformed work requests: a clear errno and bad_wr at the culprit. */
+static void irdma_qp_bad_wr_test(struct kunit *test)
+{
+	struct ib_sge sge[4];
+	struct ib_send_wr wr[2] = {}, *bad = NULL;
+	struct ib_recv_wr rwr = {};
+	const struct ib_recv_wr *rbad = NULL;
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_RTR };
+	struct qp_env *e;
+
+	e = qp_env_setup(test, 7);
+	memset(sge, 0, sizeof(sge));
+	wr[0].opcode = IB_WR_SEND;
+	wr[0].sg_list = sge;
+	wr[0].num_sge = 1;
+	wr[0].next = &wr[1];
+	wr[1].opcode = IB_WR_ATOMIC_CMP_AND_SWP;
+	wr[1].sg_list = sge;
+	wr[1].num_sge = 1;
+	KUNIT_EXPECT_EQ(test, ib_post_send(e->a, wr, (const struct ib_send_wr **)&bad),
+			-EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &wr[1]);
+	wr[0].num_sge = 4;
+	wr[0].next = NULL;
+	KUNIT_EXPECT_EQ(test, ib_post_send(e->a, wr, (const struct ib_send_wr **)&bad),
+			-EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &wr[0]);
+	rwr.sg_list = sge;
+	rwr.num_sge = 4;
+	KUNIT_EXPECT_EQ(test, ib_post_recv(e->a, &rwr, &rbad), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, rbad, &rwr);
+	/* RTS to RTR is no transition. */
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(e->a, &attr, IB_QP_STATE), -EINVAL);
+	qp_env_teardown(test, e);
+}
+
+/* UD through an address handle: GRH area, source QP, data. */
+static void irdma_qp_ud_test(struct kunit *test)
+{
+	struct rdma_ah_attr ah_attr = {};
+	struct ib_qp_attr attr = {};
+	struct ib_ud_wr wr = {};
+	struct ib_sge sge;
+	struct ib_wc wc[4], *r;
+	struct ib_qp *ua, *ub;
+	struct ib_ah *ah;
+	struct qp_env *e;
+	int i;
+
+	e = qp_env_setup(test, 7);
+	ua = qp_env_qp(test, e, IB_QPT_UD);
+	ub = qp_env_qp(test, e, IB_QPT_UD);
+	for (i = 0; i < 2; i++) {
+		struct ib_qp *qp = i ? ub : ua;
+
+		attr.qp_state = IB_QPS_INIT;
+		attr.qkey = 0x1111;
+		attr.port_num = 1;
+		KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
+						   IB_QP_PORT | IB_QP_QKEY), 0);
+		attr.qp_state = IB_QPS_RTR;
+		KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE), 0);
+		attr.qp_state = IB_QPS_RTS;
+		attr.sq_psn = 0;
+		KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_SQ_PSN), 0);
+	}
+	ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
+	rdma_ah_set_port_num(&ah_attr, 1);
+	rdma_ah_set_grh(&ah_attr, &e->dgid, 0, e->gid->index, 64, 0);
+	ether_addr_copy(ah_attr.roce.dmac, e->mac);
+	ah = rdma_create_ah(e->pd, &ah_attr, RDMA_CREATE_AH_SLEEPABLE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ah));
+
+	qp_env_post_recv(test, e, ub, 1, 500);
+	for (i = 0; i < 256; i++)
+		e->buf[0][i] = 255 - i;
+	sge = (struct ib_sge){ e->dma[0], 256, e->pd->local_dma_lkey };
+	wr.wr.wr_id = 50;
+	wr.wr.opcode = IB_WR_SEND;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	wr.wr.sg_list = &sge;
+	wr.wr.num_sge = 1;
+	wr.ah = ah;
+	wr.remote_qpn = ub->qp_num;
+	wr.remote_qkey = 0x1111;
+	KUNIT_ASSERT_EQ(test, ib_post_send(ua, &wr.wr, NULL), 0);
+	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 2), 2);
+	r = qp_env_find(wc, 2, 500);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, r->byte_len, 256 + 40);
+	KUNIT_EXPECT_EQ(test, r->src_qp, ua->qp_num);
+	KUNIT_EXPECT_TRUE(test, r->wc_flags & IB_WC_GRH);
+	KUNIT_EXPECT_EQ(test, memcmp(e->buf[1] + 40, e->buf[0], 256), 0);
+
+	/* A wrong Q_Key: the datagram is dropped, the send still completes. */
+	qp_env_post_recv(test, e, ub, 1, 501);
+	wr.wr.wr_id = 51;
+	wr.remote_qkey = 0x2222;
+	KUNIT_ASSERT_EQ(test, ib_post_send(ua, &wr.wr, NULL), 0);
+	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 1), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 51);
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(e->cq, 4, wc), 0);
+
+	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+	ib_destroy_qp(ua);
+	ib_destroy_qp(ub);
+	qp_env_teardown(test, e);
+}
+
+/* Resizing keeps the completions already in the old ring. */
+static void irdma_qp_cq_resize_test(struct kunit *test)
+{
+	struct ib_sge sge;
+	struct ib_send_wr wr = {};
+	struct ib_wc wc[8];
+	struct qp_env *e;
+	int i, n;
+
+	e = qp_env_setup(test, 7);
+	sge = (struct ib_sge){ e->dma[0], 8, e->pd->local_dma_lkey };
+	wr.opcode = IB_WR_RDMA_WRITE;
+	wr.send_flags = IB_SEND_SIGNALED;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	for (i = 0; i < 3; i++) {
+		struct ib_rdma_wr rw = { .wr = wr, .remote_addr = e->dma[1],
+					 .rkey = e->pd->unsafe_global_rkey };
+
+		rw.wr.wr_id = 600 + i;
+		KUNIT_ASSERT_EQ(test, ib_post_send(e->a, &rw.wr, NULL), 0);
+	}
+	msleep(50);
+	KUNIT_ASSERT_EQ(test, ib_resize_cq(e->cq, 1000), 0);
+	KUNIT_EXPECT_GE(test, e->cq->cqe, 1000);
+	for (i = 3; i < 5; i++) {
+		struct ib_rdma_wr rw = { .wr = wr, .remote_addr = e->dma[1],
+					 .rkey = e->pd->unsafe_global_rkey };
+
+		rw.wr.wr_id = 600 + i;
+		KUNIT_ASSERT_EQ(test, ib_post_send(e->a, &rw.wr, NULL), 0);
+	}
+	n = qp_env_poll(e, wc, 5);
+	KUNIT_ASSERT_EQ(test, n, 5);
+	for (i = 0; i < 5; i++) {
+		KUNIT_EXPECT_EQ(test, wc[i].wr_id, 600 + i);
+		KUNIT_EXPECT_EQ(test, wc[i].status, IB_WC_SUCCESS);
+	}
+	qp_env_teardown(test, e);
+}
+
+static struct kunit_case irdma_qp_cases[] = {
+	KUNIT_CASE_SLOW(irdma_qp_rc_send_test),
+	KUNIT_CASE_SLOW(irdma_qp_rc_write_read_test),
+	KUNIT_CASE_SLOW(irdma_qp_fast_reg_test),
+	KUNIT_CASE_SLOW(irdma_qp_rnr_test),
+	KUNIT_CASE_SLOW(irdma_qp_flush_test),
+	KUNIT_CASE_SLOW(irdma_qp_bad_wr_test),
+	KUNIT_CASE_SLOW(irdma_qp_ud_test),
+	KUNIT_CASE_SLOW(irdma_qp_cq_resize_test),
+	{}
+};
+
+static struct kunit_suite irdma_qp_suite = {
+	.name = "irdma_qp",
+	.test_cases = irdma_qp_cases,
+};
+
+kunit_test_suite(irdma_qp_suite);

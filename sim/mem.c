@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Memory keys (ALLOC_STAG, REG_MR, fast registration, invalidation,
+ * DEALLOC_STAG) and the translation of keyed addresses to host memory;
+ * address handles; the transmit scheduler's nodes.
+ */
+#include <linux/bitfield.h>
+#include <linux/log2.h>
+#include <linux/slab.h>
+
+#include "sim.h"
+
+#define SIM_MIN_BAD_PARAM	0x8003
+#define SIM_PBLES_PER_LEAF	512
+
+static void sim_fail(struct sim_cqp_result *res, u16 min)
+{
+	res->maj = IRDMA_CQP_MAJ_ERROR;
+	res->min = min;
+}
+
+/**
+ * sim_mr_index - the MR object a key names
+ * @sdev: the simulated function
+ * @stag: the key
+ *
+ * Index bits beyond what the MR count needs (at least 14) are ignored:
+ * drivers put random bits there.
+ *
+ * Return: the index.
+ */
+u32 sim_mr_index(struct sim_dev *sdev, u32 stag)
+{
+	u32 bits = max_t(u32, order_base_2(sdev->hmc.cnt[IRDMA_HMC_MR]), 14);
+
+	return (stag >> 8) & GENMASK(min_t(u32, bits, 24) - 1, 0);
+}
+
+static u8 sim_page_shift(u8 code)
+{
+	return code == IRDMA_PAGE_SIZE_1G ? 30 : code == IRDMA_PAGE_SIZE_2M ? 21 : 12;
+}
+
+static struct sim_mr *sim_mr_slot(struct sim_dev *sdev, u32 stag,
+				  struct sim_cqp_result *res)
+{
+	u32 idx = sim_mr_index(sdev, stag);
+	struct sim_mr *mr;
+
+	if (!sdev->hmc.committed || !idx || idx >= sdev->hmc.cnt[IRDMA_HMC_MR]) {
+		sim_fail(res, SIM_MIN_BAD_PARAM);
+		return NULL;
+	}
+	if (xa_load(&sdev->mrs, idx)) {
+		sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+		return NULL;
+	}
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr || xa_err(xa_store(&sdev->mrs, idx, mr, GFP_KERNEL))) {
+		kfree(mr);
+		sim_fail(res, SIM_MIN_BAD_PARAM);
+		return NULL;
+	}
+	return mr;
+}
+
+/**
+ * sim_mr_alloc - ALLOC_STAG: a region for fast registration, or a window
+ * @sdev: the simulated function
+ * @wqe: the command
+ * @res: its completion
+ */
+void sim_mr_alloc(struct sim_dev *sdev, const __le64 *wqe,
+		  struct sim_cqp_result *res)
+{
+	u64 hdr = le64_to_cpu(wqe[3]);
+	u32 stag = FIELD_GET(IRDMA_STAG_IDX, le64_to_cpu(wqe[2])) << 8;
+	struct sim_mr *mr = sim_mr_slot(sdev, stag, res);
+
+	if (!mr)
+		return;
+	mr->stag = stag;
+	mr->pd = FIELD_GET(IRDMA_STAG_PDID, le64_to_cpu(wqe[1]));
+	mr->is_mw = !(hdr & IRDMA_STAG_MR);
+	mr->fast_reg = !mr->is_mw;
+	mr->len = FIELD_GET(IRDMA_STAG_LEN, le64_to_cpu(wqe[1]));
+}
+
+/**
+ * sim_mr_reg - REG_MR: a region, valid at once
+ * @sdev: the simulated function
+ * @wqe: the command
+ * @res: its completion
+ */
+void sim_mr_reg(struct sim_dev *sdev, const __le64 *wqe,
+		struct sim_cqp_result *res)
+{
+	u64 hdr = le64_to_cpu(wqe[3]);
+	u32 stag = FIELD_GET(IRDMA_STAG_IDX, le64_to_cpu(wqe[2])) << 8 |
+		   FIELD_GET(IRDMA_STAG_KEY, le64_to_cpu(wqe[2]));
+	struct sim_mr *mr;
+
+	if (FIELD_GET(IRDMA_STAG_LPBLSIZE, hdr) &&
+	    FIELD_GET(IRDMA_STAG_FIRSTPMPBLIDX, le64_to_cpu(wqe[6])) >=
+	    sdev->hmc.cnt[IRDMA_HMC_PBLE])
+		return sim_fail(res, SIM_MIN_BAD_PARAM);
+	mr = sim_mr_slot(sdev, stag, res);
+	if (!mr)
+		return;
+	*mr = (struct sim_mr) {
+		.stag = stag,
+		.pd = FIELD_GET(IRDMA_STAG_PDID, le64_to_cpu(wqe[1])),
+		.valid = true,
+		.va = le64_to_cpu(wqe[0]),
+		.len = FIELD_GET(IRDMA_STAG_LEN, le64_to_cpu(wqe[1])),
+		.zero_based = !(hdr & IRDMA_STAG_VABASEDTO),
+		.rights = FIELD_GET(IRDMA_STAG_ARIGHTS, hdr),
+		.levels = FIELD_GET(IRDMA_STAG_LPBLSIZE, hdr),
+		.first_pble = FIELD_GET(IRDMA_STAG_FIRSTPMPBLIDX, le64_to_cpu(wqe[6])),
+		.pa = le64_to_cpu(wqe[4]),
+		.page_shift = sim_page_shift(FIELD_GET(IRDMA_STAG_HPAGESIZE, hdr)),
+	};
+}
+
+/**
+ * sim_mr_dealloc - DEALLOC_STAG
+ * @sdev: the simulated function
+ * @wqe: the command
+ * @res: its completion
+ */
+void sim_mr_dealloc(struct sim_dev *sdev, const __le64 *wqe,
+		    struct sim_cqp_result *res)
+{
+	u32 stag = FIELD_GET(IRDMA_STAG_IDX, le64_to_cpu(wqe[2])) << 8;
+	u32 pd = FIELD_GET(IRDMA_STAG_PDID, le64_to_cpu(wqe[1]));
+	u32 idx = sim_mr_index(sdev, stag);
+	struct sim_mr *mr = xa_load(&sdev->mrs, idx);
+
+	if (!mr || mr->pd != pd)
+		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+	xa_erase(&sdev->mrs, idx);
+	kfree(mr);
+}
+
+/**
+ * sim_mr_fast_reg - a fast-register WQE: give a region its pages
+ * @sdev: the simulated function
+ * @pd: the posting QP's PD
+ * @wqe: the WQE
+ *
+ * Return: 0, or the AE code of the failure.
+ */
+int sim_mr_fast_reg(struct sim_dev *sdev, u32 pd, const __le64 *wqe)
+{
+	u64 hdr = le64_to_cpu(wqe[3]), q1 = le64_to_cpu(wqe[1]);
+	u64 q2 = le64_to_cpu(wqe[2]);
+	u32 stag = FIELD_GET(IRDMA_WQE_STAGINDEX, hdr) << 8 |
+		   FIELD_GET(IRDMA_WQE_STAGKEY, hdr);
+	struct sim_mr *mr = xa_load(&sdev->mrs, sim_mr_index(sdev, stag));
+
+	if (!mr || !mr->fast_reg)
+		return IRDMA_AE_AMP_INVALID_STAG;
+	if (mr->valid)
+		return IRDMA_AE_AMP_BAD_STAG_INDEX;
+	if (mr->pd != pd)
+		return IRDMA_AE_AMP_BAD_PD;
+	mr->stag = stag;
+	mr->valid = true;
+	mr->va = le64_to_cpu(wqe[0]);
+	mr->len = FIELD_GET(IRDMA_FASTREG_LEN, q2);
+	mr->zero_based = !(hdr & IRDMA_WQE_VABASEDTO);
+	mr->rights = FIELD_GET(IRDMA_WQE_STAGRIGHTS, hdr);
+	mr->levels = FIELD_GET(IRDMA_WQE_LPBLSIZE, hdr);
+	mr->first_pble = FIELD_GET(IRDMA_FASTREG_PBLIDX_HI, q1) << 16 |
+			 FIELD_GET(IRDMA_FASTREG_PBLIDX_LO, q2);
+	mr->pa = q1 & IRDMA_FASTREG_PBLADDR;
+	mr->page_shift = sim_page_shift(FIELD_GET(IRDMA_WQE_HPAGESIZE, hdr));
+	return 0;
+}
+
+/**
+ * sim_mr_invalidate - make a region's key unusable until registered again
+ * @sdev: the simulated function
+ * @stag: the key
+ * @pd: the invalidating QP's PD
+ * @remote: a peer asks (send with invalidate)
+ *
+ * Return: 0, or the AE code of the failure.
+ */
+int sim_mr_invalidate(struct sim_dev *sdev, u32 stag, u32 pd, bool remote)
+{
+	struct sim_mr *mr = xa_load(&sdev->mrs, sim_mr_index(sdev, stag));
+
+	if (!mr || !mr->valid || mr->stag != stag)
+		return IRDMA_AE_AMP_INVALID_STAG;
+	if (mr->pd != pd)
+		return IRDMA_AE_AMP_BAD_PD;
+	if (remote && !(mr->rights & (IRDMA_MR_RIGHT_REMOTE_READ |
+				      IRDMA_MR_RIGHT_REMOTE_WRITE)))
+		return IRDMA_AE_AMP_INVALIDATE_NO_REMOTE_ACCESS_RIGHTS;
+	/* Regions registered by REG_MR cannot be invalidated. */
+	if (!mr->fast_reg)
+		return IRDMA_AE_AMP_RIGHTS_VIOLATION;
+	mr->valid = false;
+	return 0;
+}
+
+/* The host address of byte @off of a region with a page list. */
+static int sim_mr_page(struct sim_dev *sdev, const struct sim_mr *mr, u64 off,
+		       u64 *pa)
+{
+	u64 page = off >> mr->page_shift, entry;
+	u64 idx = mr->first_pble + page;
+
+	if (mr->levels == IRDMA_PBL_LEVELS_2 || mr->levels == 2) {
+		if (sim_hmc_read_pble(sdev, mr->first_pble + page / SIM_PBLES_PER_LEAF,
+				      &entry))
+			return -EFAULT;
+		idx = entry + page % SIM_PBLES_PER_LEAF;
+	}
+	if (sim_hmc_read_pble(sdev, idx, &entry))
+		return -EFAULT;
+	*pa = entry + (off & (BIT_ULL(mr->page_shift) - 1));
+	return 0;
+}
+
+/* Check an access of @len bytes at @addr through @acc; the region found. */
+static int sim_mr_check(struct sim_dev *sdev, const struct sim_access *acc,
+			u64 addr, u32 len, struct sim_mr **out)
+{
+	struct sim_mr *mr = xa_load(&sdev->mrs, sim_mr_index(sdev, acc->stag));
+	u64 start;
+
+	if (!mr || mr->is_mw)
+		return IRDMA_AE_AMP_INVALID_STAG;
+	if ((mr->stag & 0xff) != (acc->stag & 0xff))
+		return IRDMA_AE_AMP_BAD_STAG_KEY;
+	if (!mr->valid)
+		return IRDMA_AE_AMP_INVALID_STAG;
+	if (mr->pd != acc->pd)
+		return IRDMA_AE_AMP_BAD_PD;
+	if ((mr->rights & acc->rights) != acc->rights)
+		return IRDMA_AE_AMP_RIGHTS_VIOLATION;
+	if (mr->len || mr->levels || mr->pa) {
+		start = mr->zero_based ? 0 : mr->va;
+		if (addr < start || addr + len < addr ||
+		    addr + len > start + mr->len)
+			return IRDMA_AE_AMP_BOUNDS_VIOLATION;
+	}
+	*out = mr;
+	return 0;
+}
+
+/**
+ * sim_mem_copy - move bytes between a buffer and keyed memory
+ * @sdev: the simulated function whose keys apply
+ * @acc: the key and what the access needs
+ * @addr: the address in the key's terms
+ * @buf: the buffer
+ * @len: bytes
+ * @to_mem: write memory (else read it)
+ *
+ * Return: 0, an AE code for a key violation, or -EFAULT for host memory
+ * the hardware cannot reach.
+ */
+int sim_mem_copy(struct sim_dev *sdev, const struct sim_access *acc, u64 addr,
+		 void *buf, u32 len, bool to_mem)
+{
+	struct sim_mr *mr = NULL;
+	u64 off, pa;
+	u32 chunk;
+	int err;
+
+	if (!len)
+		return 0;
+	if (!acc->stag) {
+		if (!acc->priv)
+			return IRDMA_AE_STAG_ZERO_INVALID;
+	} else {
+		err = sim_mr_check(sdev, acc, addr, len, &mr);
+		if (err)
+			return err;
+	}
+	/* STag 0 and the all-memory region address host memory directly. */
+	if (!mr || (!mr->len && !mr->levels && !mr->pa))
+		return to_mem ? sim_dma_write(sdev, addr, buf, len) :
+				sim_dma_read(sdev, addr, buf, len);
+
+	off = (mr->zero_based ? addr : addr - mr->va) +
+	      (mr->va & (BIT_ULL(mr->page_shift) - 1));
+	while (len) {
+		if (mr->levels) {
+			err = sim_mr_page(sdev, mr, off, &pa);
+			if (err)
+				return err;
+		} else {
+			pa = (mr->pa & ~(BIT_ULL(mr->page_shift) - 1)) + off;
+		}
+		chunk = min_t(u64, len, BIT_ULL(mr->page_shift) -
+				   (off & (BIT_ULL(mr->page_shift) - 1)));
+		err = to_mem ? sim_dma_write(sdev, pa, buf, chunk) :
+			       sim_dma_read(sdev, pa, buf, chunk);
+		if (err)
+			return err;
+		buf += chunk;
+		off += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+/**
+ * sim_ah_cmd - CREATE_ADDR_HANDLE or DESTROY_ADDR_HANDLE
+ * @sdev: the simulated function
+ * @wqe: the command
+ * @res: its completion
+ */
+void sim_ah_cmd(struct sim_dev *sdev, const __le64 *wqe,
+		struct sim_cqp_result *res)
+{
+	u64 hdr = le64_to_cpu(wqe[3]);
+	u32 id = FIELD_GET(IRDMA_AH_AVIDX, hdr);
+	struct sim_ah *ah;
+	int i;
+
+	if (!sdev->hmc.committed || !id || id >= sdev->hmc.cnt[IRDMA_HMC_FSIAV])
+		return sim_fail(res, SIM_MIN_BAD_PARAM);
+	if (FIELD_GET(IRDMA_CQPSQ_OPCODE, hdr) == IRDMA_CQPOP_DESTROY_ADDR_HANDLE) {
+		kfree(xa_erase(&sdev->ahs, id));
+		return;
+	}
+	ah = kzalloc(sizeof(*ah), GFP_KERNEL);
+	if (!ah)
+		return sim_fail(res, SIM_MIN_BAD_PARAM);
+	ah->pd = FIELD_GET(IRDMA_AH_PDIDXLO, le64_to_cpu(wqe[1])) |
+		 FIELD_GET(IRDMA_AH_PDIDXHI, le64_to_cpu(wqe[2])) << 16;
+	ah->ipv4 = !!(hdr & IRDMA_AH_IPV4VALID);
+	ah->arp_idx = FIELD_GET(IRDMA_AH_ARPINDEX, le64_to_cpu(wqe[2]));
+	u64_to_ether_addr(FIELD_GET(IRDMA_AH_MAC, le64_to_cpu(wqe[0])), ah->mac);
+	for (i = 0; i < 2; i++) {
+		u64 d = le64_to_cpu(wqe[5 - i]), sq = le64_to_cpu(wqe[7 - i]);
+
+		ah->dest_ip[2 * i] = FIELD_GET(IRDMA_QPC_IPADDR_HI, d);
+		ah->dest_ip[2 * i + 1] = FIELD_GET(IRDMA_QPC_IPADDR_LO, d);
+		ah->src_ip[2 * i] = FIELD_GET(IRDMA_QPC_IPADDR_HI, sq);
+		ah->src_ip[2 * i + 1] = FIELD_GET(IRDMA_QPC_IPADDR_LO, sq);
+	}
+	kfree(xa_store(&sdev->ahs, id, ah, GFP_KERNEL));
+}
+
+/**
+ * sim_ah_get - an address handle by index
+ * @sdev: the simulated function
+ * @id: the index
+ *
+ * Return: the AH, or NULL.
+ */
+struct sim_ah *sim_ah_get(struct sim_dev *sdev, u32 id)
+{
+	return xa_load(&sdev->ahs, id);
+}
+
+/**
+ * sim_ws_node - WORK_SCHED_NODE: the scheduler takes any tree; a leaf's
+ * queue set handle is its node id
+ * @sdev: the simulated function
+ * @wqe: the command
+ * @res: its completion
+ */
+void sim_ws_node(struct sim_dev *sdev, const __le64 *wqe,
+		 struct sim_cqp_result *res)
+{
+	u64 hdr = le64_to_cpu(wqe[3]);
+
+	if (FIELD_GET(IRDMA_WS_NODEOP, hdr) > IRDMA_WS_OP_DELETE)
+		return sim_fail(res, SIM_MIN_BAD_PARAM);
+	if (hdr & IRDMA_WS_LEAF)
+		res->ret_val = FIELD_GET(IRDMA_WS_NODEID, hdr);
+}
+
+/**
+ * sim_mem_destroy_all - forget every key and address handle (reset)
+ * @sdev: the simulated function
+ */
+void sim_mem_destroy_all(struct sim_dev *sdev)
+{
+	unsigned long idx;
+	void *entry;
+
+	xa_for_each(&sdev->mrs, idx, entry)
+		kfree(xa_erase(&sdev->mrs, idx));
+	xa_for_each(&sdev->ahs, idx, entry)
+		kfree(xa_erase(&sdev->ahs, idx));
+}

@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# drivers: ours
+# NVMe over RDMA in loopback on the simulated function's address: the
+# kernel's nvmet-rdma target over a RAM-backed null_blk namespace, the
+# nvme-rdma host connected with nvme-cli; fio writes a pattern and reads it
+# back verified. Run with nvmet-rdma's use_srq off, then on. Afterwards
+# everything disconnects and unloads with a clean kernel log.
+. "$IRDMA_REPO/tests/vm/lib.sh"
+
+ADDR=192.168.77.1
+NQN=irdma-sim-nvme
+CFG=/sys/kernel/config/nvmet
+
+mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config ||
+	fail "no configfs"
+load_stack
+ip link set "$SIM_NETDEV" up
+ip addr add $ADDR/24 dev "$SIM_NETDEV" || fail "address on $SIM_NETDEV"
+wait_for '[ "$(devinfo_field irdma0 state)" = PORT_ACTIVE ]' || fail "port not active"
+modprobe null_blk nr_devices=1 memory_backed=1 gb=1 bs=4096 ||
+	fail "null_blk"
+
+target_up() {
+	modprobe nvmet || fail "nvmet"
+	modprobe nvmet-rdma use_srq="$1" || fail "nvmet-rdma use_srq=$1"
+	mkdir $CFG/subsystems/$NQN || fail "subsystem"
+	echo 1 >$CFG/subsystems/$NQN/attr_allow_any_host
+	mkdir $CFG/subsystems/$NQN/namespaces/1
+	echo /dev/nullb0 >$CFG/subsystems/$NQN/namespaces/1/device_path
+	echo 1 >$CFG/subsystems/$NQN/namespaces/1/enable || fail "namespace"
+	mkdir $CFG/ports/1
+	echo rdma >$CFG/ports/1/addr_trtype
+	echo ipv4 >$CFG/ports/1/addr_adrfam
+	echo $ADDR >$CFG/ports/1/addr_traddr
+	echo 4420 >$CFG/ports/1/addr_trsvcid
+	ln -s $CFG/subsystems/$NQN $CFG/ports/1/subsystems/$NQN || fail "port"
+}
+
+target_down() {
+	rm $CFG/ports/1/subsystems/$NQN
+	rmdir $CFG/ports/1
+	echo 0 >$CFG/subsystems/$NQN/namespaces/1/enable
+	rmdir $CFG/subsystems/$NQN/namespaces/1
+	rmdir $CFG/subsystems/$NQN
+	rmmod nvmet_rdma nvmet || fail "unload nvmet"
+}
+
+# The block device the host side got for our subsystem.
+host_dev() {
+	local d
+
+	for d in /sys/class/nvme/nvme*; do
+		[ "$(cat "$d/subsysnqn" 2>/dev/null)" = $NQN ] || continue
+		ls "$d" | grep -m1 -E '^nvme[0-9]+n[0-9]+$' && return 0
+		ls /sys/class/nvme-subsystem/*/ 2>/dev/null | grep -m1 -E '^nvme[0-9]+n[0-9]+$' &&
+			return 0
+	done
+	return 1
+}
+
+run_io() {
+	local srq=$1 dev
+
+	echo "== use_srq=$srq"
+	target_up "$srq"
+	modprobe nvme-rdma || fail "nvme-rdma"
+	timeout 120 nvme connect -t rdma -a $ADDR -s 4420 -n $NQN ||
+		fail "nvme connect (use_srq=$srq)"
+	wait_for 'host_dev' 20 || fail "no namespace appeared (use_srq=$srq)"
+	dev=/dev/$(host_dev)
+	echo "host namespace $dev"
+	timeout 300 fio --name=verify --filename="$dev" --rw=randwrite --bs=4k \
+		--iodepth=8 --ioengine=libaio --direct=1 --size=4m \
+		--verify=crc32c --do_verify=1 --verify_fatal=1 \
+		--randrepeat=0 --output-format=terse >/tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; fail "fio verify (use_srq=$srq)"; }
+	echo "ok: fio wrote and verified 4 MiB through $dev (use_srq=$srq)"
+	# And a larger sequential pass with dd: bytes in, same bytes out.
+	dd if=/dev/urandom of=/tmp/pattern bs=64k count=32 status=none
+	dd if=/tmp/pattern of="$dev" bs=64k oflag=direct status=none ||
+		fail "dd write (use_srq=$srq)"
+	dd if="$dev" of=/tmp/back bs=64k count=32 iflag=direct status=none ||
+		fail "dd read (use_srq=$srq)"
+	expect_eq "2 MiB read back through nvme-rdma (use_srq=$srq)" \
+		"$(cmp /tmp/pattern /tmp/back && echo same)" same
+	nvme disconnect -n $NQN || fail "nvme disconnect"
+	wait_for '! host_dev' 20 || fail "namespace still there after disconnect"
+	rmmod nvme_rdma nvme_fabrics || fail "unload nvme-rdma"
+	target_down
+}
+
+run_io 0
+run_io 1
+expect_eq "QPs left on irdma0" "$(rdma resource show qp 2>/dev/null | grep -c 'irdma0.*type RC')" 0
+rmmod null_blk
+ip addr del $ADDR/24 dev "$SIM_NETDEV"
+unload_stack
+echo "PASS: nvme-rdma over irdma0 with and without SRQ"

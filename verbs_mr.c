@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Memory regions: the DMA region, fast-register regions with their page
+ * lists, and deregistration.
+ */
+#include <linux/log2.h>
+#include <linux/random.h>
+
+#include "verbs.h"
+
+/* Bits of a key's index above what the MR count needs carry random bits. */
+static u32 irdma_stag_index_mask(struct irdma_fn *fn)
+{
+	u32 bits = max_t(u32, order_base_2(fn->hmc.obj[IRDMA_HMC_MR].cnt), 14);
+
+	return GENMASK(min_t(u32, bits + 8, 32) - 1, 0);
+}
+
+/**
+ * irdma_create_stag - a fresh memory key
+ * @fn: the function
+ * @stag: returns the key
+ *
+ * The key is an unused index with random bits above it and a random
+ * consumer key below.
+ *
+ * Return: 0, or -ENOMEM when every index is in use.
+ */
+static int irdma_create_stag(struct irdma_fn *fn, u32 *stag)
+{
+	u32 max = fn->hmc.obj[IRDMA_HMC_MR].cnt;
+	u32 mask = irdma_stag_index_mask(fn);
+	u32 r = get_random_u32();
+	int idx;
+
+	if (max <= IRDMA_RSVD_MRS)
+		return -ENOMEM;
+	idx = ida_alloc_range(&fn->mr_ids, IRDMA_RSVD_MRS, max - 1, GFP_KERNEL);
+	if (idx < 0)
+		return -ENOMEM;
+	*stag = ((u32)idx << 8) | (r & ~mask) | (r & 0xff);
+	return 0;
+}
+
+/**
+ * irdma_free_stag - give back a key's index
+ * @fn: the function
+ * @stag: the key
+ */
+static void irdma_free_stag(struct irdma_fn *fn, u32 stag)
+{
+	ida_free(&fn->mr_ids, (stag & irdma_stag_index_mask(fn)) >> 8);
+}
+
+/**
+ * irdma_get_dma_mr - a region covering all of memory
+ * @pd: its protection domain
+ * @access: IB_ACCESS_* rights
+ *
+ * Return: the region, or ERR_PTR(-ENOMEM) or the CQP's error.
+ */
+struct ib_mr *irdma_get_dma_mr(struct ib_pd *pd, int access)
+{
+	struct irdma_fn *fn = &to_iwdev(pd->device)->fn;
+	struct irdma_stag_info info = {};
+	struct irdma_cqp_wqe cmd;
+	struct irdma_mr *mr;
+	int err;
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	err = irdma_create_stag(fn, &mr->stag);
+	if (err)
+		goto free_mr;
+
+	info.stag = mr->stag;
+	info.pd = to_iwpd(pd)->id;
+	info.rights = irdma_get_mr_access(access);
+	info.zero_based = access & IB_ZERO_BASED;
+	irdma_build_reg_mr(&cmd, &info);
+	err = irdma_cqp_exec(fn, &cmd, NULL);
+	if (err)
+		goto free_stag;
+
+	mr->dma_mr = true;
+	mr->ibmr.lkey = mr->stag;
+	mr->ibmr.rkey = mr->stag;
+	return &mr->ibmr;
+
+free_stag:
+	irdma_free_stag(fn, mr->stag);
+free_mr:
+	kfree(mr);
+	return ERR_PTR(err);
+}
+
+/**
+ * irdma_alloc_mr - a region registered later by fast-register work requests
+ * @pd: its protection domain
+ * @mr_type: IB_MR_TYPE_MEM_REG
+ * @max_num_sg: pages it may cover
+ *
+ * Return: the region, or ERR_PTR(-EINVAL) for another type or no pages,
+ * -ENOMEM, or the CQP's error.
+ */
+struct ib_mr *irdma_alloc_mr(struct ib_pd *pd, enum ib_mr_type mr_type,
+			     u32 max_num_sg)
+{
+	struct irdma_fn *fn = &to_iwdev(pd->device)->fn;
+	struct irdma_stag_info info = {};
+	struct irdma_cqp_wqe cmd;
+	struct irdma_mr *mr;
+	int err;
+
+	if (mr_type != IB_MR_TYPE_MEM_REG || !max_num_sg ||
+	    max_num_sg > IRDMA_MAX_PAGES_PER_FMR)
+		return ERR_PTR(-EINVAL);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	err = irdma_create_stag(fn, &mr->stag);
+	if (err)
+		goto free_mr;
+	err = irdma_pble_alloc(fn, max_num_sg, false, &mr->pble);
+	if (err)
+		goto free_stag;
+
+	info.stag = mr->stag;
+	info.pd = to_iwpd(pd)->id;
+	info.len = (u64)max_num_sg * PAGE_SIZE;
+	irdma_build_alloc_stag(&cmd, &info);
+	err = irdma_cqp_exec(fn, &cmd, NULL);
+	if (err)
+		goto free_pble;
+
+	mr->max_pages = max_num_sg;
+	mr->ibmr.lkey = mr->stag;
+	mr->ibmr.rkey = mr->stag;
+	return &mr->ibmr;
+
+free_pble:
+	irdma_pble_free(fn, &mr->pble);
+free_stag:
+	irdma_free_stag(fn, mr->stag);
+free_mr:
+	kfree(mr);
+	return ERR_PTR(err);
+}
+
+/**
+ * irdma_set_page - add one page to a fast-register region's page list
+ * @ibmr: the region
+ * @addr: the page's device address
+ *
+ * Return: 0, or -ENOMEM when the list is full.
+ */
+static int irdma_set_page(struct ib_mr *ibmr, u64 addr)
+{
+	struct irdma_mr *mr = to_iwmr(ibmr);
+	struct irdma_fn *fn = &to_iwdev(ibmr->device)->fn;
+
+	if (mr->npages == mr->max_pages)
+		return -ENOMEM;
+	if (!mr->npages)
+		mr->first_page = addr;
+	irdma_pble_set_page(fn, &mr->pble, mr->npages++, addr);
+	return 0;
+}
+
+/**
+ * irdma_map_mr_sg - the page list of a fast-register region
+ * @ibmr: the region
+ * @sg: the scatterlist to cover
+ * @sg_nents: its entries
+ * @sg_offset: offset into the first entry
+ *
+ * Return: entries mapped.
+ */
+int irdma_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		    unsigned int *sg_offset)
+{
+	struct irdma_mr *mr = to_iwmr(ibmr);
+	int n;
+
+	mr->npages = 0;
+	n = ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset, irdma_set_page);
+	mr->page_size = ibmr->page_size;
+	return n;
+}
+
+/**
+ * irdma_dereg_mr - release a memory region
+ * @ibmr: the region
+ * @udata: user-space context (unused)
+ *
+ * Return: 0, or the CQP's error, in which case the region stays.
+ */
+int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+{
+	struct irdma_fn *fn = &to_iwdev(ibmr->device)->fn;
+	struct irdma_mr *mr = to_iwmr(ibmr);
+	struct irdma_cqp_wqe cmd;
+	int err;
+
+	irdma_build_dealloc_stag(&cmd, mr->stag, to_iwpd(ibmr->pd)->id, true);
+	err = irdma_cqp_exec(fn, &cmd, NULL);
+	if (err)
+		return err;
+	irdma_free_stag(fn, mr->stag);
+	irdma_pble_free(fn, &mr->pble);
+	kfree(mr);
+	return 0;
+}

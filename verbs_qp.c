@@ -1,0 +1,916 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Queue pairs: creation with their rings, the state machine, error events
+ * and flushing, query and teardown.
+ */
+#include <linux/if_vlan.h>
+#include <linux/log2.h>
+#include <rdma/ib_cache.h>
+
+#include "verbs.h"
+
+#define IRDMA_GSI_QPN		1
+#define IRDMA_QP_CTX_BLOCK	512	/* Q2 buffer then the host context */
+#define IRDMA_FLUSH_DELAY_MS	20
+#define IRDMA_DEFAULT_RETRY	2
+#define IRDMA_DEFAULT_SRC_PORT	0xc000
+#define IRDMA_WS_ROOT		0
+#define IRDMA_WS_VSI_NODE	1
+#define IRDMA_WS_LEAF_NODE	2
+
+static int irdma_validate_qp_attrs(struct irdma_device *iwdev,
+				   const struct ib_qp_init_attr *init_attr)
+{
+	const struct irdma_uk_attrs *uk = &iwdev->fn.uk_attrs;
+	const struct ib_qp_cap *cap = &init_attr->cap;
+
+	if (init_attr->create_flags)
+		return -EOPNOTSUPP;
+	if (cap->max_inline_data > uk->max_hw_inline ||
+	    cap->max_send_sge > uk->max_hw_wq_frags ||
+	    cap->max_recv_sge > uk->max_hw_wq_frags ||
+	    cap->max_send_wr > uk->max_hw_wq_quanta ||
+	    cap->max_recv_wr > uk->max_hw_rq_quanta)
+		return -EINVAL;
+	if (rdma_protocol_roce(&iwdev->ibdev, 1)) {
+		if (init_attr->qp_type != IB_QPT_RC &&
+		    init_attr->qp_type != IB_QPT_UD &&
+		    init_attr->qp_type != IB_QPT_GSI)
+			return -EOPNOTSUPP;
+	} else if (init_attr->qp_type != IB_QPT_RC) {
+		return -EOPNOTSUPP;
+	}
+	if (init_attr->srq)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/* The scheduler's queue set, created with the function's first QP. */
+static int irdma_ws_get(struct irdma_fn *fn)
+{
+	static const struct {
+		u16 node, parent;
+		bool leaf;
+	} nodes[] = {
+		{ IRDMA_WS_ROOT, IRDMA_WS_ROOT, false },
+		{ IRDMA_WS_VSI_NODE, IRDMA_WS_ROOT, false },
+		{ IRDMA_WS_LEAF_NODE, IRDMA_WS_VSI_NODE, true },
+	};
+	struct irdma_cqp_compl compl;
+	struct irdma_cqp_wqe cmd;
+	int err = 0, i;
+
+	mutex_lock(&fn->ws_lock);
+	if (fn->ws_users++)
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(nodes); i++) {
+		irdma_build_ws_node(&cmd, IRDMA_WS_OP_ADD, nodes[i].node,
+				    nodes[i].parent, fn->res.vsi_num,
+				    nodes[i].leaf, !nodes[i].leaf);
+		err = irdma_cqp_exec(fn, &cmd, &compl);
+		if (err)
+			break;
+	}
+	if (!err) {
+		fn->qs_handle = compl.ret_val;
+		irdma_build_ws_node(&cmd, IRDMA_WS_OP_MODIFY, IRDMA_WS_LEAF_NODE,
+				    IRDMA_WS_VSI_NODE, fn->res.vsi_num, true, true);
+		err = irdma_cqp_exec(fn, &cmd, NULL);
+		if (!err)
+			goto out;
+		i = ARRAY_SIZE(nodes);
+	}
+	while (i--) {
+		irdma_build_ws_node(&cmd, IRDMA_WS_OP_DELETE, nodes[i].node,
+				    nodes[i].parent, fn->res.vsi_num,
+				    nodes[i].leaf, false);
+		irdma_cqp_exec(fn, &cmd, NULL);
+	}
+	fn->ws_users--;
+out:
+	mutex_unlock(&fn->ws_lock);
+	return err;
+}
+
+static void irdma_ws_put(struct irdma_fn *fn)
+{
+	static const u16 order[][2] = {
+		{ IRDMA_WS_LEAF_NODE, IRDMA_WS_VSI_NODE },
+		{ IRDMA_WS_VSI_NODE, IRDMA_WS_ROOT },
+		{ IRDMA_WS_ROOT, IRDMA_WS_ROOT },
+	};
+	struct irdma_cqp_wqe cmd;
+	int i;
+
+	mutex_lock(&fn->ws_lock);
+	if (!--fn->ws_users) {
+		for (i = 0; i < ARRAY_SIZE(order); i++) {
+			irdma_build_ws_node(&cmd, IRDMA_WS_OP_DELETE, order[i][0],
+					    order[i][1], fn->res.vsi_num,
+					    order[i][0] == IRDMA_WS_LEAF_NODE, false);
+			irdma_cqp_exec(fn, &cmd, NULL);
+		}
+		fn->qs_handle = 0;
+	}
+	mutex_unlock(&fn->ws_lock);
+}
+
+static int irdma_qp_alloc_id(struct irdma_fn *fn, struct irdma_qp *qp,
+			     enum ib_qp_type type)
+{
+	u32 max = fn->hmc.obj[IRDMA_HMC_QP].cnt;
+	int err;
+
+	if (type == IB_QPT_GSI) {
+		err = xa_insert_irq(&fn->qp_table, IRDMA_GSI_QPN, NULL, GFP_KERNEL);
+		if (err)
+			return err;
+		qp->id = IRDMA_GSI_QPN;
+		return 0;
+	}
+	if (max <= IRDMA_RSVD_QPS)
+		return -ENOSPC;
+	err = xa_alloc_cyclic_irq(&fn->qp_table, &qp->id, NULL,
+				  XA_LIMIT(IRDMA_RSVD_QPS, max - 1),
+				  &fn->qp_next, GFP_KERNEL);
+	return err < 0 ? (err == -EBUSY ? -ENOSPC : err) : 0;
+}
+
+/**
+ * irdma_setup_kmode_qp - rings for a kernel QP
+ * @iwdev: the device
+ * @qp: the QP
+ * @init_attr: the requested capacities; updated to what the QP got
+ *
+ * The SQ and RQ are sized in WQE quanta from the requested work requests,
+ * gather entries and inline data; one block of coherent memory holds the
+ * SQ, the RQ and the shadow area, and the tracking arrays remember each
+ * WQE's id.
+ *
+ * Return: 0, -EINVAL for queues beyond the hardware's limit, -ENOMEM.
+ */
+static int irdma_setup_kmode_qp(struct irdma_device *iwdev,
+				struct irdma_qp *qp,
+				struct ib_qp_init_attr *init_attr)
+{
+	const struct irdma_uk_attrs *uk = &iwdev->fn.uk_attrs;
+	struct ib_qp_cap *cap = &init_attr->cap;
+	u32 sq_depth, rq_depth;
+	u8 sq_shift, rq_shift;
+	size_t size;
+	int err;
+
+	/* A send WQE may carry immediate data in a fragment slot. */
+	sq_shift = irdma_wqe_shift(uk, cap->max_send_sge + 1, cap->max_inline_data);
+	rq_shift = irdma_wqe_shift(uk, cap->max_recv_sge, 0);
+	err = irdma_sq_depth(uk, cap->max_send_wr, sq_shift, &sq_depth);
+	if (!err)
+		err = irdma_rq_depth(uk, cap->max_recv_wr, rq_shift, &rq_depth);
+	if (err)
+		return err;
+
+	qp->sq_wr = kcalloc(sq_depth, sizeof(*qp->sq_wr), GFP_KERNEL);
+	qp->rq_wr_id = kcalloc(rq_depth >> rq_shift, sizeof(*qp->rq_wr_id),
+			       GFP_KERNEL);
+	if (!qp->sq_wr || !qp->rq_wr_id)
+		return -ENOMEM;
+	size = ALIGN((size_t)(sq_depth + rq_depth) * IRDMA_WQE_QUANTUM_SIZE +
+		     IRDMA_QP_SHADOW_SIZE, 256);
+	err = irdma_dma_alloc(&iwdev->fn, &qp->queues, size, GFP_KERNEL);
+	if (err)
+		return err;
+
+	qp->uk.sq = qp->queues.va;
+	irdma_ring_init(&qp->uk.sq_ring, sq_depth);
+	qp->uk.sq_wr = qp->sq_wr;
+	qp->uk.rq = qp->queues.va + (size_t)sq_depth * IRDMA_WQE_QUANTUM_SIZE;
+	irdma_ring_init(&qp->uk.rq_ring, rq_depth >> rq_shift);
+	qp->uk.rq_shift = rq_shift;
+	qp->uk.rq_wr_id = qp->rq_wr_id;
+	qp->uk.shadow = qp->queues.va + (size_t)(sq_depth + rq_depth) *
+			IRDMA_WQE_QUANTUM_SIZE;
+	qp->uk.max_sq_frags = cap->max_send_sge;
+	qp->uk.max_rq_frags = cap->max_recv_sge;
+	qp->uk.max_inline = cap->max_inline_data;
+	irdma_uk_qp_init(&qp->uk);
+
+	qp->hw.sq_pa = qp->queues.pa;
+	qp->hw.rq_pa = qp->queues.pa + (u64)sq_depth * IRDMA_WQE_QUANTUM_SIZE;
+	qp->hw.shadow_pa = qp->hw.rq_pa + (u64)rq_depth * IRDMA_WQE_QUANTUM_SIZE;
+	qp->hw.sq_quanta = sq_depth;
+	qp->hw.rq_quanta = rq_depth;
+	qp->hw.rq_shift = rq_shift;
+
+	cap->max_send_wr = (sq_depth - IRDMA_SQ_RSVD) >> sq_shift;
+	cap->max_recv_wr = (rq_depth - IRDMA_RQ_RSVD) >> rq_shift;
+	return 0;
+}
+
+static void irdma_free_qp_rsrc(struct irdma_qp *qp, bool hw_done)
+{
+	struct irdma_fn *fn = &qp->iwdev->fn;
+
+	irdma_dma_release(fn, &qp->queues, hw_done);
+	irdma_dma_release(fn, &qp->ctx, hw_done);
+	kfree(qp->sq_wr);
+	kfree(qp->rq_wr_id);
+	qp->sq_wr = NULL;
+	qp->rq_wr_id = NULL;
+}
+
+static void irdma_qp_put(struct irdma_qp *qp)
+{
+	if (refcount_dec_and_test(&qp->refs))
+		complete(&qp->unused);
+}
+
+static void irdma_qp_ctx_sync(struct irdma_qp *qp)
+{
+	qp->hw.send_cq = qp->send_cq->hw.id;
+	qp->hw.recv_cq = qp->recv_cq->hw.id;
+	irdma_qp_ctx_write(qp->ctx.va + IRDMA_QP_CTX_BLOCK / 2, &qp->hw);
+}
+
+static void irdma_qp_ae_work(struct work_struct *work);
+static void irdma_qp_flush_work(struct work_struct *work);
+
+/**
+ * irdma_create_qp - create a kernel queue pair
+ * @ibqp: the QP ib_core allocated
+ * @init_attr: type, CQs and capacities; the capacities are updated
+ * @udata: user-space request (not for kernel QPs)
+ *
+ * Return: 0, -EOPNOTSUPP for flags, types or SRQs the device does not
+ * take, -EINVAL for capacities beyond it, -ENOSPC when no QP number is
+ * free (-EBUSY for a second GSI QP), -ENOMEM, or the CQP's error.
+ */
+int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
+		    struct ib_udata *udata)
+{
+	struct irdma_device *iwdev = to_iwdev(ibqp->device);
+	struct irdma_fn *fn = &iwdev->fn;
+	struct irdma_qp *qp = to_iwqp(ibqp);
+	struct irdma_cqp_wqe cmd;
+	int err;
+
+	err = irdma_validate_qp_attrs(iwdev, init_attr);
+	if (err)
+		return err;
+	if (udata && (udata->inlen || udata->outlen))
+		return -EOPNOTSUPP;
+
+	qp->iwdev = iwdev;
+	spin_lock_init(&qp->lock);
+	mutex_init(&qp->mutex);
+	INIT_WORK(&qp->ae_work, irdma_qp_ae_work);
+	INIT_DELAYED_WORK(&qp->flush_work, irdma_qp_flush_work);
+	refcount_set(&qp->refs, 1);
+	init_completion(&qp->unused);
+	qp->send_cq = to_iwcq(init_attr->send_cq);
+	qp->recv_cq = to_iwcq(init_attr->recv_cq);
+	qp->sig_all = init_attr->sq_sig_type == IB_SIGNAL_ALL_WR;
+
+	err = irdma_qp_alloc_id(fn, qp, init_attr->qp_type);
+	if (err)
+		return err == -EBUSY && init_attr->qp_type != IB_QPT_GSI ?
+		       -ENOSPC : err;
+	err = irdma_dma_alloc(fn, &qp->ctx, IRDMA_QP_CTX_BLOCK, GFP_KERNEL);
+	if (err)
+		goto free_id;
+	err = irdma_setup_kmode_qp(iwdev, qp, init_attr);
+	if (err)
+		goto free_rsrc;
+	err = irdma_ws_get(fn);
+	if (err)
+		goto free_rsrc;
+
+	qp->uk.id = qp->id;
+	qp->uk.db = (u32 __iomem *)(fn->hw + IRDMA_PFPE_WQEALLOC);
+	qp->uk.ud = init_attr->qp_type != IB_QPT_RC;
+	qp->hw.id = qp->id;
+	qp->hw.type = qp->uk.ud ? IRDMA_QP_TYPE_ROCE_UD : IRDMA_QP_TYPE_ROCE_RC;
+	if (!rdma_protocol_roce(ibqp->device, 1))
+		qp->hw.type = IRDMA_QP_TYPE_IWARP;
+	qp->hw.ctx_pa = qp->ctx.pa + IRDMA_QP_CTX_BLOCK / 2;
+	qp->hw.compl_ctx = (uintptr_t)qp;
+	qp->hw.qs_handle = fn->qs_handle;
+	qp->hw.kernel = true;
+	ether_addr_copy(qp->hw.mac, fn->res.netdev->dev_addr);
+	qp->hw.mss = ib_mtu_enum_to_int(ib_mtu_int_to_enum(fn->res.netdev->mtu));
+	qp->hw.src_port = IRDMA_DEFAULT_SRC_PORT;
+	qp->hw.retry_cnt = IRDMA_DEFAULT_RETRY;
+	qp->hw.rnr_retry = IRDMA_DEFAULT_RETRY;
+	qp->hw.ord = IRDMA_GEN2_MAX_ORD;
+	qp->hw.ird = IRDMA_GEN2_MAX_IRD;
+	irdma_qp_ctx_sync(qp);
+
+	irdma_build_create_qp(&cmd, &qp->hw);
+	err = irdma_cqp_exec(fn, &cmd, NULL);
+	if (err)
+		goto put_ws;
+
+	ibqp->qp_num = qp->id;
+	qp->attr.cap = init_attr->cap;
+	qp->ib_state = IB_QPS_RESET;
+	qp->hw_state = IRDMA_QPS_INVALID;
+	xa_store_irq(&fn->qp_table, qp->id, qp, GFP_KERNEL);
+	return 0;
+
+put_ws:
+	irdma_ws_put(fn);
+free_rsrc:
+	irdma_free_qp_rsrc(qp, err != -ETIMEDOUT);
+free_id:
+	xa_erase_irq(&fn->qp_table, qp->id);
+	return err;
+}
+
+/* The addressing of an RC QP's peer, from the address vector. */
+static int irdma_qp_set_av(struct irdma_qp *qp, struct ib_qp_attr *attr)
+{
+	const struct ib_global_route *grh = rdma_ah_read_grh(&attr->ah_attr);
+	struct irdma_fn *fn = &qp->iwdev->fn;
+	struct irdma_qp_hw_info *hw = &qp->hw;
+	u8 mac[ETH_ALEN];
+	u16 vlan;
+	int idx, err;
+
+	if (!grh->sgid_attr)
+		return -EINVAL;
+	err = irdma_roce_addr_info(grh->sgid_attr, &grh->dgid, &hw->ipv4,
+				   hw->src_ip, hw->dest_ip, mac, &vlan);
+	if (err)
+		return err;
+	ether_addr_copy(hw->mac, mac);
+	hw->ttl = grh->hop_limit;
+	hw->tos = grh->traffic_class;
+	hw->flow_label = grh->flow_label;
+	hw->src_port = rdma_get_udp_sport(grh->flow_label, qp->id,
+					  attr->dest_qp_num ? attr->dest_qp_num :
+					  hw->dest_qp);
+	hw->insert_vlan = vlan < VLAN_N_VID;
+	hw->vlan = hw->insert_vlan ? vlan : 0;
+	idx = irdma_arp_add(fn, hw->dest_ip, hw->ipv4, attr->ah_attr.roce.dmac);
+	if (idx < 0)
+		return idx;
+	hw->arp_idx = idx;
+	return 0;
+}
+
+static int irdma_qp_apply_attrs(struct irdma_qp *qp, struct ib_qp_attr *attr,
+				int mask)
+{
+	struct irdma_qp_hw_info *hw = &qp->hw;
+	int err;
+
+	if ((mask & IB_QP_PKEY_INDEX) && attr->pkey_index >= IRDMA_PKEY_TBL_SZ)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) &&
+	    attr->max_rd_atomic > IRDMA_GEN2_MAX_ORD)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
+	    attr->max_dest_rd_atomic > IRDMA_GEN2_MAX_IRD)
+		return -EINVAL;
+	if (mask & IB_QP_AV) {
+		err = irdma_qp_set_av(qp, attr);
+		if (err)
+			return err;
+	}
+	if (mask & IB_QP_PKEY_INDEX)
+		hw->pkey = 0xffff;
+	if (mask & IB_QP_DEST_QPN)
+		hw->dest_qp = attr->dest_qp_num;
+	if (mask & IB_QP_QKEY)
+		hw->qkey = attr->qkey;
+	if (mask & IB_QP_SQ_PSN)
+		hw->sq_psn = attr->sq_psn;
+	if (mask & IB_QP_RQ_PSN)
+		hw->rq_psn = attr->rq_psn;
+	if (mask & IB_QP_RETRY_CNT)
+		hw->retry_cnt = attr->retry_cnt;
+	if (mask & IB_QP_RNR_RETRY)
+		hw->rnr_retry = attr->rnr_retry;
+	if (mask & IB_QP_PATH_MTU)
+		hw->mss = ib_mtu_enum_to_int(attr->path_mtu);
+	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) && attr->max_rd_atomic)
+		hw->ord = attr->max_rd_atomic;
+	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) && attr->max_dest_rd_atomic)
+		hw->ird = attr->max_dest_rd_atomic;
+	hw->pd = to_iwpd(qp->ibqp.pd)->id;
+	return 0;
+}
+
+/* Flush what the QP holds; later work completes through flush_work. */
+static void irdma_qp_flush(struct irdma_qp *qp)
+{
+	struct irdma_fn *fn = &qp->iwdev->fn;
+	struct irdma_cqp_wqe cmd;
+	u16 sq_minor = IRDMA_FLUSH_GENERAL_ERR, rq_minor = IRDMA_FLUSH_GENERAL_ERR;
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	if (qp->flush_issued) {
+		spin_unlock_irqrestore(&qp->lock, flags);
+		return;
+	}
+	qp->flush_issued = true;
+	if (qp->flush_code && qp->flush_sq_code)
+		sq_minor = qp->flush_code;
+	if (qp->flush_code && qp->flush_rq_code)
+		rq_minor = qp->flush_code;
+	spin_unlock_irqrestore(&qp->lock, flags);
+
+	irdma_build_flush_wqes(&cmd, qp->id, true, true, sq_minor, rq_minor);
+	irdma_cqp_exec(fn, &cmd, NULL);
+	mod_delayed_work(system_wq, &qp->flush_work,
+			 msecs_to_jiffies(IRDMA_FLUSH_DELAY_MS));
+}
+
+static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 next, u32 flags)
+{
+	struct irdma_cqp_wqe cmd;
+	int err;
+
+	irdma_build_modify_qp(&cmd, &qp->hw, next, flags);
+	err = irdma_cqp_exec(&qp->iwdev->fn, &cmd, NULL);
+	if (err)
+		return -EINVAL;
+	qp->hw_state = next;
+	return 0;
+}
+
+/**
+ * irdma_modify_qp_roce - change a RoCE QP's attributes and state
+ * @qp: the QP
+ * @attr: the new attributes
+ * @mask: which of @attr to take
+ *
+ * The host context is rewritten each time; a state change reaches the
+ * hardware through MODIFY_QP, and error states flush the queues.
+ *
+ * Return: 0, -EOPNOTSUPP for attributes the device does not know,
+ * -EINVAL for a transition the state machine forbids or bad attributes.
+ */
+static int irdma_modify_qp_roce(struct irdma_qp *qp, struct ib_qp_attr *attr,
+				int mask)
+{
+	enum ib_qp_state cur, next;
+	u32 flags = 0;
+	u8 hw_next = 0;
+	int err;
+
+	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
+		return -EOPNOTSUPP;
+
+	mutex_lock(&qp->mutex);
+	cur = qp->ib_state;
+	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
+	if (!ib_modify_qp_is_ok(cur, next, qp->ibqp.qp_type, mask)) {
+		err = -EINVAL;
+		goto out;
+	}
+	err = irdma_qp_apply_attrs(qp, attr, mask);
+	if (err)
+		goto out;
+
+	if (mask & IB_QP_STATE) {
+		switch (next) {
+		case IB_QPS_INIT:
+			if (qp->hw_state > IRDMA_QPS_IDLE)
+				err = -EINVAL;
+			else if (qp->hw_state == IRDMA_QPS_INVALID)
+				hw_next = IRDMA_QPS_IDLE;
+			break;
+		case IB_QPS_RTR:
+			if (qp->hw_state > IRDMA_QPS_IDLE)
+				err = -EINVAL;
+			hw_next = IRDMA_QPS_RTR;
+			flags = IRDMA_QPMOD_ARP_VALID | IRDMA_QPMOD_CQ_VALID;
+			break;
+		case IB_QPS_RTS:
+			if (cur < IB_QPS_RTR || cur == IB_QPS_ERR)
+				err = -EINVAL;
+			hw_next = IRDMA_QPS_RTS;
+			flags = IRDMA_QPMOD_ARP_VALID | IRDMA_QPMOD_CQ_VALID |
+				IRDMA_QPMOD_ORD_VALID;
+			break;
+		case IB_QPS_SQD:
+			if (cur == IB_QPS_SQD)
+				goto done;
+			if (qp->hw_state != IRDMA_QPS_RTS)
+				err = -EINVAL;
+			hw_next = IRDMA_QPS_SQD;
+			break;
+		case IB_QPS_SQE:
+		case IB_QPS_ERR:
+		case IB_QPS_RESET:
+			if (qp->hw_state != IRDMA_QPS_ERROR)
+				hw_next = IRDMA_QPS_ERROR;
+			break;
+		default:
+			err = -EINVAL;
+		}
+		if (err)
+			goto out;
+	}
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
+		flags |= IRDMA_QPMOD_ORD_VALID;
+
+	irdma_qp_ctx_sync(qp);
+	if (hw_next) {
+		err = irdma_qp_hw_modify(qp, hw_next, flags);
+		if (err)
+			goto out;
+	}
+	/* The ARP index the next context names as the remote endpoint. */
+	qp->hw.rem_endpoint = qp->hw.arp_idx;
+done:
+	if (mask & IB_QP_STATE)
+		qp->ib_state = next;
+	if (next >= IB_QPS_SQE && !qp->flush_issued)
+		irdma_qp_flush(qp);
+out:
+	mutex_unlock(&qp->mutex);
+	return err;
+}
+
+/**
+ * irdma_modify_qp - change a QP's attributes and state
+ * @ibqp: the QP
+ * @attr: the new attributes
+ * @attr_mask: which of @attr to take
+ * @udata: user-space request (not for kernel QPs)
+ *
+ * Return: 0 or a negative errno; the QP is unchanged on error.
+ */
+int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+		    int attr_mask, struct ib_udata *udata)
+{
+	struct irdma_qp *qp = to_iwqp(ibqp);
+	int err;
+
+	if (udata && (udata->inlen || udata->outlen))
+		return -EOPNOTSUPP;
+	if (!rdma_protocol_roce(ibqp->device, 1))
+		return -EOPNOTSUPP;
+	err = irdma_modify_qp_roce(qp, attr, attr_mask);
+	if (!err) {
+		attr_mask &= IB_QP_ATTR_STANDARD_BITS;
+		if (attr_mask & IB_QP_AV)
+			rdma_replace_ah_attr(&qp->attr.ah_attr, &attr->ah_attr);
+		if (attr_mask & IB_QP_ACCESS_FLAGS)
+			qp->attr.qp_access_flags = attr->qp_access_flags;
+		if (attr_mask & IB_QP_TIMEOUT)
+			qp->attr.timeout = attr->timeout;
+		if (attr_mask & IB_QP_MIN_RNR_TIMER)
+			qp->attr.min_rnr_timer = attr->min_rnr_timer;
+		if (attr_mask & IB_QP_PATH_MTU)
+			qp->attr.path_mtu = attr->path_mtu;
+		if (attr_mask & IB_QP_PKEY_INDEX)
+			qp->attr.pkey_index = attr->pkey_index;
+		if (attr_mask & IB_QP_PORT)
+			qp->attr.port_num = attr->port_num;
+	}
+	return err;
+}
+
+/**
+ * irdma_query_qp - a QP's attributes
+ * @ibqp: the QP
+ * @attr: filled in
+ * @attr_mask: what the caller wants (everything is returned)
+ * @init_attr: filled in with the creation attributes
+ *
+ * Return: 0.
+ */
+int irdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+		   int attr_mask, struct ib_qp_init_attr *init_attr)
+{
+	struct irdma_qp *qp = to_iwqp(ibqp);
+	const struct irdma_qp_hw_info *hw = &qp->hw;
+
+	memset(attr, 0, sizeof(*attr));
+	memset(init_attr, 0, sizeof(*init_attr));
+	mutex_lock(&qp->mutex);
+	attr->qp_state = qp->ib_state;
+	attr->cur_qp_state = qp->ib_state;
+	attr->path_mtu = qp->attr.path_mtu ? qp->attr.path_mtu :
+			 ib_mtu_int_to_enum(hw->mss);
+	attr->qp_access_flags = qp->attr.qp_access_flags;
+	attr->qkey = hw->qkey;
+	attr->rq_psn = hw->rq_psn;
+	attr->sq_psn = hw->sq_psn;
+	attr->dest_qp_num = hw->dest_qp;
+	attr->pkey_index = qp->attr.pkey_index;
+	attr->port_num = 1;
+	attr->timeout = qp->attr.timeout;
+	attr->min_rnr_timer = qp->attr.min_rnr_timer;
+	attr->retry_cnt = hw->retry_cnt;
+	attr->rnr_retry = hw->rnr_retry;
+	attr->max_rd_atomic = hw->ord;
+	attr->max_dest_rd_atomic = hw->ird;
+	if (qp->ibqp.qp_type == IB_QPT_RC)
+		attr->ah_attr = qp->attr.ah_attr;
+	attr->cap = qp->attr.cap;
+	mutex_unlock(&qp->mutex);
+
+	init_attr->event_handler = qp->ibqp.event_handler;
+	init_attr->qp_context = qp->ibqp.qp_context;
+	init_attr->send_cq = qp->ibqp.send_cq;
+	init_attr->recv_cq = qp->ibqp.recv_cq;
+	init_attr->cap = attr->cap;
+	init_attr->sq_sig_type = qp->sig_all ? IB_SIGNAL_ALL_WR : IB_SIGNAL_REQ_WR;
+	init_attr->qp_type = qp->ibqp.qp_type;
+	return 0;
+}
+
+/**
+ * _irdma_destroy_qp - the hardware side of a QP's teardown
+ * @qp: the QP, out of the table and unreferenced
+ *
+ * Return: true if the hardware let go of the QP's memory.
+ */
+static bool _irdma_destroy_qp(struct irdma_qp *qp)
+{
+	struct irdma_cqp_wqe cmd;
+
+	irdma_build_destroy_qp(&cmd, &qp->hw);
+	return !irdma_cqp_exec(&qp->iwdev->fn, &cmd, NULL);
+}
+
+/**
+ * irdma_destroy_qp - destroy a queue pair
+ * @ibqp: the QP
+ * @udata: user-space context (unused)
+ *
+ * Work still queued is flushed first; completions the consumer has not
+ * polled are dropped from the CQs.
+ *
+ * Return: 0.
+ */
+int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct irdma_qp *qp = to_iwqp(ibqp);
+	struct irdma_fn *fn = &qp->iwdev->fn;
+	bool hw_done;
+
+	mutex_lock(&qp->mutex);
+	if (qp->hw_state == IRDMA_QPS_RTS && !irdma_qp_hw_modify(qp, IRDMA_QPS_ERROR, 0))
+		irdma_qp_flush(qp);
+	mutex_unlock(&qp->mutex);
+
+	xa_erase_irq(&fn->qp_table, qp->id);
+	cancel_work_sync(&qp->ae_work);
+	cancel_delayed_work_sync(&qp->flush_work);
+	irdma_clean_cqes(qp, qp->send_cq);
+	if (qp->recv_cq != qp->send_cq)
+		irdma_clean_cqes(qp, qp->recv_cq);
+	irdma_qp_put(qp);
+	wait_for_completion(&qp->unused);
+
+	hw_done = _irdma_destroy_qp(qp);
+	irdma_ws_put(fn);
+	irdma_free_qp_rsrc(qp, hw_done);
+	rdma_destroy_ah_attr(&qp->attr.ah_attr);
+	mutex_destroy(&qp->mutex);
+	return 0;
+}
+
+/* One software flush completion for the WQE at a queue's tail. */
+static struct irdma_sw_cqe *irdma_flush_cqe(struct irdma_qp *qp, u64 wr_id,
+					    enum ib_wc_opcode opcode)
+{
+	struct irdma_sw_cqe *swc = kzalloc(sizeof(*swc), GFP_ATOMIC);
+
+	if (!swc)
+		return NULL;
+	swc->wc.wr_id = wr_id;
+	swc->wc.status = IB_WC_WR_FLUSH_ERR;
+	swc->wc.vendor_err = IRDMA_CQE_MAJ_FLUSH << 16 | IRDMA_FLUSH_GENERAL_ERR;
+	swc->wc.opcode = opcode;
+	swc->wc.qp = &qp->ibqp;
+	swc->wc.src_qp = qp->uk.ud ? 0 : qp->id;
+	return swc;
+}
+
+static enum ib_wc_opcode irdma_flush_sq_opcode(u8 op)
+{
+	switch (op) {
+	case IRDMA_WQEOP_RDMA_WRITE:
+	case IRDMA_WQEOP_RDMA_WRITE_SOL:
+		return IB_WC_RDMA_WRITE;
+	case IRDMA_WQEOP_RDMA_READ:
+	case IRDMA_WQEOP_RDMA_READ_INV_STAG:
+		return IB_WC_RDMA_READ;
+	case IRDMA_WQEOP_FAST_REG_NSMR:
+		return IB_WC_REG_MR;
+	case IRDMA_WQEOP_INV_STAG:
+		return IB_WC_LOCAL_INV;
+	default:
+		return IB_WC_SEND;
+	}
+}
+
+/* Complete in software what a queue still holds, once its CQ is drained. */
+static bool irdma_flush_sq_sw(struct irdma_qp *qp)
+{
+	struct irdma_cq *cq = qp->send_cq;
+	struct irdma_ring *ring = &qp->uk.sq_ring;
+	struct irdma_sw_cqe *swc;
+	unsigned long flags;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	if (!irdma_cq_hw_empty(cq)) {
+		spin_unlock_irqrestore(&cq->lock, flags);
+		return false;
+	}
+	while (!irdma_ring_empty(ring)) {
+		const struct irdma_sq_wr *w = &qp->sq_wr[ring->tail];
+
+		if (w->op != IRDMA_WQEOP_NOP) {
+			swc = irdma_flush_cqe(qp, w->wr_id, irdma_flush_sq_opcode(w->op));
+			if (!swc)
+				break;
+			list_add_tail(&swc->list, &cq->sw_cqes);
+		}
+		WRITE_ONCE(ring->tail, (ring->tail + w->quanta) % ring->size);
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+	return true;
+}
+
+static bool irdma_flush_rq_sw(struct irdma_qp *qp)
+{
+	struct irdma_cq *cq = qp->recv_cq;
+	struct irdma_ring *ring = &qp->uk.rq_ring;
+	struct irdma_sw_cqe *swc;
+	unsigned long flags;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	if (!irdma_cq_hw_empty(cq)) {
+		spin_unlock_irqrestore(&cq->lock, flags);
+		return false;
+	}
+	while (!irdma_ring_empty(ring)) {
+		swc = irdma_flush_cqe(qp, qp->rq_wr_id[ring->tail], IB_WC_RECV);
+		if (!swc)
+			break;
+		list_add_tail(&swc->list, &cq->sw_cqes);
+		WRITE_ONCE(ring->tail, (ring->tail + 1) % ring->size);
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+	return true;
+}
+
+static void irdma_cq_kick(struct irdma_cq *cq)
+{
+	unsigned long flags;
+	bool notify;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	notify = cq->armed && !list_empty(&cq->sw_cqes);
+	if (notify)
+		cq->armed = false;
+	spin_unlock_irqrestore(&cq->lock, flags);
+	if (notify && cq->ibcq.comp_handler)
+		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+}
+
+static void irdma_qp_flush_work(struct work_struct *work)
+{
+	struct irdma_qp *qp = container_of(to_delayed_work(work),
+					   struct irdma_qp, flush_work);
+	bool done;
+
+	done = irdma_flush_sq_sw(qp);
+	done &= irdma_flush_rq_sw(qp);
+	irdma_cq_kick(qp->send_cq);
+	if (qp->recv_cq != qp->send_cq)
+		irdma_cq_kick(qp->recv_cq);
+	if (!done)
+		mod_delayed_work(system_wq, &qp->flush_work,
+				 msecs_to_jiffies(IRDMA_FLUSH_DELAY_MS));
+}
+
+/**
+ * irdma_qp_sw_flush_kick - work was posted to a flushed QP
+ * @qp: the QP
+ */
+void irdma_qp_sw_flush_kick(struct irdma_qp *qp)
+{
+	mod_delayed_work(system_wq, &qp->flush_work,
+			 msecs_to_jiffies(IRDMA_FLUSH_DELAY_MS));
+}
+
+static void irdma_qp_ae_work(struct work_struct *work)
+{
+	struct irdma_qp *qp = container_of(work, struct irdma_qp, ae_work);
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	struct ib_event ev = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = qp->ae_event,
+	};
+
+	if (qp->flush_issued)
+		goto out;
+	irdma_modify_qp_roce(qp, &attr, IB_QP_STATE);
+	if (qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+out:
+	irdma_qp_put(qp);
+}
+
+/* What an error event means for the completions and the consumer. */
+static void irdma_qp_ae_class(u16 code, u16 *flush, enum ib_event_type *ev)
+{
+	*ev = IB_EVENT_QP_FATAL;
+	switch (code) {
+	case IRDMA_AE_AMP_UNALLOCATED_STAG:
+	case IRDMA_AE_AMP_INVALID_STAG:
+	case IRDMA_AE_AMP_BAD_QP:
+	case IRDMA_AE_AMP_BAD_PD:
+	case IRDMA_AE_AMP_BAD_STAG_KEY:
+	case IRDMA_AE_AMP_BAD_STAG_INDEX:
+	case IRDMA_AE_AMP_BOUNDS_VIOLATION:
+	case IRDMA_AE_AMP_RIGHTS_VIOLATION:
+	case IRDMA_AE_AMP_TO_WRAP:
+	case IRDMA_AE_PRIV_OPERATION_DENIED:
+		*flush = IRDMA_FLUSH_PROT_ERR;
+		*ev = IB_EVENT_QP_ACCESS_ERR;
+		break;
+	case IRDMA_AE_AMP_INVALIDATE_NO_REMOTE_ACCESS_RIGHTS:
+	case IRDMA_AE_IB_REMOTE_ACCESS_ERROR:
+		*flush = IRDMA_FLUSH_REM_ACCESS_ERR;
+		*ev = IB_EVENT_QP_ACCESS_ERR;
+		break;
+	case IRDMA_AE_UDA_XMIT_BAD_PD:
+	case IRDMA_AE_WQE_UNEXPECTED_OPCODE:
+		*flush = IRDMA_FLUSH_LOC_QP_OP_ERR;
+		break;
+	case IRDMA_AE_UDA_XMIT_DGRAM_TOO_LONG:
+	case IRDMA_AE_DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER:
+		*flush = IRDMA_FLUSH_LOC_LEN_ERR;
+		break;
+	case IRDMA_AE_ROCE_RSP_LENGTH_ERROR:
+	case IRDMA_AE_IB_REMOTE_OP_ERROR:
+		*flush = IRDMA_FLUSH_REM_OP_ERR;
+		break;
+	case IRDMA_AE_IB_INVALID_REQUEST:
+		*flush = IRDMA_FLUSH_REM_INV_REQ_ERR;
+		*ev = IB_EVENT_QP_REQ_ERR;
+		break;
+	case IRDMA_AE_LLP_TOO_MANY_RETRIES:
+		*flush = IRDMA_FLUSH_RETRY_EXC_ERR;
+		break;
+	case IRDMA_AE_LCE_QP_CATASTROPHIC:
+		*flush = IRDMA_FLUSH_FATAL_ERR;
+		break;
+	default:
+		*flush = IRDMA_FLUSH_GENERAL_ERR;
+	}
+}
+
+/**
+ * irdma_qp_async_event - an AEQE named a QP
+ * @fn: the function
+ * @qp_id: the QP
+ * @code: the event (enum irdma_ae_code)
+ * @source: which side of the QP it concerns (IRDMA_AE_SOURCE_*)
+ * @wqe_idx: the WQE concerned
+ *
+ * Error events move the QP to the error state, flushing with the code the
+ * event calls for, and tell the consumer.
+ *
+ * Context: the AEQ's interrupt thread.
+ */
+void irdma_qp_async_event(struct irdma_fn *fn, u32 qp_id, u16 code, u8 source,
+			  u32 wqe_idx)
+{
+	struct irdma_qp *qp;
+	unsigned long flags;
+	u16 flush;
+
+	xa_lock_irqsave(&fn->qp_table, flags);
+	qp = xa_load(&fn->qp_table, qp_id);
+	if (qp && !refcount_inc_not_zero(&qp->refs))
+		qp = NULL;
+	xa_unlock_irqrestore(&fn->qp_table, flags);
+	if (!qp)
+		return;
+
+	if (code == IRDMA_AE_QP_SUSPEND_COMPLETE) {
+		irdma_qp_put(qp);
+		return;
+	}
+	irdma_qp_ae_class(code, &flush, &qp->ae_event);
+	spin_lock_irqsave(&qp->lock, flags);
+	qp->flush_code = flush;
+	qp->flush_sq_code = source == IRDMA_AE_SOURCE_SQ ||
+			    source == IRDMA_AE_SOURCE_SQ_0111;
+	qp->flush_rq_code = source == IRDMA_AE_SOURCE_RQ ||
+			    source == IRDMA_AE_SOURCE_RQ_0011;
+	spin_unlock_irqrestore(&qp->lock, flags);
+	if (!queue_work(system_wq, &qp->ae_work))
+		irdma_qp_put(qp);
+}
