@@ -24,6 +24,7 @@
 #define SIM_GRH_SIZE		40
 #define SIM_RNR_DELAY		msecs_to_jiffies(1)
 #define SIM_RNR_FOREVER		7
+#define SIM_QKEY_USE_QP		BIT(31)
 
 static LIST_HEAD(sim_peers);
 static DEFINE_SPINLOCK(sim_peers_lock);
@@ -574,10 +575,14 @@ static void sim_exec_ud(struct sim_dev *sdev, struct sim_qp *qp,
 			struct sim_result *r)
 {
 	u64 q2 = le64_to_cpu(wqe[2]);
+	u32 qkey = FIELD_GET(IRDMA_WQE_DESTQKEY, q2);
 	struct sim_dev *dst;
 	struct sim_qp *dqp;
 	u8 mac[ETH_ALEN];
 
+	/* A Q_Key with its top bit set means the sending QP's own. */
+	if (qkey & SIM_QKEY_USE_QP)
+		qkey = qp->qkey;
 	msg->ah = sim_ah_get(sdev, FIELD_GET(IRDMA_WQE_AHID, le64_to_cpu(wqe[3])));
 	if (!msg->ah || msg->ah->arp_idx >= SIM_MAX_ARPS ||
 	    !test_bit(msg->ah->arp_idx, sdev->hmc.arp_valid)) {
@@ -599,7 +604,7 @@ static void sim_exec_ud(struct sim_dev *sdev, struct sim_qp *qp,
 	dqp = xa_load(&dst->qps, FIELD_GET(IRDMA_WQE_DESTQPN, q2));
 	if (dqp && dqp->type == IRDMA_QP_TYPE_ROCE_UD &&
 	    (dqp->state == IRDMA_QPS_RTR || dqp->state == IRDMA_QPS_RTS) &&
-	    dqp->qkey == FIELD_GET(IRDMA_WQE_DESTQKEY, q2)) {
+	    dqp->qkey == qkey) {
 		struct sim_result dr = {};
 
 		sim_deliver(dst, dqp, msg, &dr);

@@ -11,6 +11,7 @@ ADDR=192.168.77.1
 NQN=irdma-sim-nvme
 CFG=/sys/kernel/config/nvmet
 
+modprobe configfs 2>/dev/null
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config ||
 	fail "no configfs"
 load_stack
@@ -65,7 +66,7 @@ run_io() {
 	target_up "$srq"
 	modprobe nvme-rdma || fail "nvme-rdma"
 	timeout 120 nvme connect -t rdma -a $ADDR -s 4420 -n $NQN ||
-		fail "nvme connect (use_srq=$srq)"
+		{ dmesg | tail -40; fail "nvme connect (use_srq=$srq)"; }
 	wait_for 'host_dev' 20 || fail "no namespace appeared (use_srq=$srq)"
 	dev=/dev/$(host_dev)
 	echo "host namespace $dev"
@@ -90,9 +91,11 @@ run_io() {
 }
 
 run_io 0
+# With use_srq on, nvmet-rdma shares receive queues if the device has SRQs.
+echo "device max_srq: $(devinfo_field irdma0 max_srq)"
 run_io 1
 expect_eq "QPs left on irdma0" "$(rdma resource show qp 2>/dev/null | grep -c 'irdma0.*type RC')" 0
 rmmod null_blk
 ip addr del $ADDR/24 dev "$SIM_NETDEV"
 unload_stack
-echo "PASS: nvme-rdma over irdma0 with and without SRQ"
+echo "PASS: nvme-rdma over irdma0 with use_srq off and on"
