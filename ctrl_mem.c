@@ -109,3 +109,19 @@ void irdma_build_ah(struct irdma_cqp_wqe *cmd,
 	cmd->q[7] = FIELD_PREP(IRDMA_QPC_IPADDR_HI, info->src_ip[0]) |
 		    FIELD_PREP(IRDMA_QPC_IPADDR_LO, info->src_ip[1]);
 }
+
+/**
+ * irdma_build_alloc_mw - ALLOC_STAG for a memory window
+ * @cmd: the command to fill
+ * @stag: the window's key
+ * @pd: its PD
+ * @type1: a type 1 window (else type 2)
+ */
+void irdma_build_alloc_mw(struct irdma_cqp_wqe *cmd, u32 stag, u32 pd,
+			  bool type1)
+{
+	irdma_cmd_init(cmd, IRDMA_CQPOP_ALLOC_STAG);
+	cmd->q[1] = irdma_stag_q1(0, pd);
+	cmd->q[2] = FIELD_PREP(IRDMA_STAG_IDX, stag >> 8);
+	cmd->q[3] |= FIELD_PREP(IRDMA_STAG_MWTYPE, type1);
+}

@@ -599,13 +599,19 @@ struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res)
 	ida_init(&fn->mr_ids);
 	ida_init(&fn->ah_ids);
 	spin_lock_init(&fn->arp_lock);
+	mutex_init(&fn->mcast_lock);
+	INIT_LIST_HEAD(&fn->mcast_list);
+	ida_init(&fn->mcast_ids);
 
-	err = irdma_init_uk_attrs(res->gen, &fn->uk_attrs);
+	err = irdma_stats_init(fn);
+	if (!err)
+		err = irdma_init_uk_attrs(res->gen, &fn->uk_attrs);
 	if (!err)
 		err = irdma_hw_init(fn);
 	if (!err)
 		err = irdma_arp_table_alloc(fn);
 	if (err) {
+		irdma_stats_fini(fn);
 		irdma_hw_deinit(fn);
 		irdma_fn_free_tables(fn);
 		ib_dealloc_device(&iwdev->ibdev);
@@ -641,6 +647,8 @@ void irdma_fn_free_tables(struct irdma_fn *fn)
 	fn->arp = NULL;
 	fn->arp_used = NULL;
 	mutex_destroy(&fn->ws_lock);
+	ida_destroy(&fn->mcast_ids);
+	mutex_destroy(&fn->mcast_lock);
 }
 
 /**

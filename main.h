@@ -15,6 +15,7 @@
 #include <linux/netdevice.h>
 #include <linux/pci.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include "hwdefs.h"
@@ -276,6 +277,20 @@ struct irdma_pble_alloc {
 };
 
 /**
+ * struct irdma_stats - the function's hardware counters
+ * @mem: GATHER_STATS' target, then the previous snapshot
+ * @acc: the counters, accumulated over the hardware's widths
+ * @lock: gathering and @acc
+ * @work: gathers now and then, so narrow counters never wrap twice
+ */
+struct irdma_stats {
+	struct irdma_dma_mem mem;
+	u64 acc[IRDMA_STAT_COUNT];
+	struct mutex lock; /* gathering and the accumulators */
+	struct delayed_work work;
+};
+
+/**
  * struct irdma_arp_entry - where the hardware's ARP table sends an address
  * @ip: the IP address, host-order words (IPv4 in word 0)
  * @mac: its MAC address
@@ -344,6 +359,10 @@ enum irdma_init_step {
  * @arp: the ARP table's entries (IP, MAC), by index
  * @arp_used: entries in use
  * @arp_size: entries the hardware's table has
+ * @stats: the hardware counters
+ * @mcast_lock: the multicast groups
+ * @mcast_list: the multicast groups
+ * @mcast_ids: multicast group indexes in use
  */
 struct irdma_fn {
 	struct irdma_fn_res res;
@@ -380,6 +399,10 @@ struct irdma_fn {
 	struct irdma_arp_entry *arp;
 	unsigned long *arp_used;
 	u32 arp_size;
+	struct irdma_stats stats;
+	struct mutex mcast_lock; /* the multicast groups */
+	struct list_head mcast_list;
+	struct ida mcast_ids;
 };
 
 static inline u32 irdma_rd32(struct irdma_fn *fn, u32 reg)
@@ -604,6 +627,8 @@ void irdma_build_reg_mr(struct irdma_cqp_wqe *cmd,
 			const struct irdma_stag_info *info);
 void irdma_build_dealloc_stag(struct irdma_cqp_wqe *cmd, u32 stag, u32 pd,
 			      bool mr);
+void irdma_build_alloc_mw(struct irdma_cqp_wqe *cmd, u32 stag, u32 pd,
+			  bool type1);
 
 /**
  * struct irdma_ah_hw_info - an address handle as the hardware keeps it

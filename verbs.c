@@ -437,6 +437,7 @@ static void irdma_ib_dealloc_device(struct ib_device *ibdev)
 {
 	struct irdma_fn *fn = &to_iwdev(ibdev)->fn;
 
+	irdma_stats_fini(fn);
 	irdma_hw_deinit(fn);
 	irdma_fn_free_tables(fn);
 }
@@ -452,6 +453,8 @@ static const struct ib_device_ops irdma_ops_rocev2 = {
 	IRDMA_OP(create_ah),
 	IRDMA_OP(destroy_ah),
 	IRDMA_OP(query_ah),
+	IRDMA_OP(attach_mcast),
+	IRDMA_OP(detach_mcast),
 	INIT_RDMA_OBJ_SIZE(ib_ah, irdma_ah, ibah),
 };
 
@@ -466,6 +469,8 @@ static const struct ib_device_ops irdma_ops_common = {
 	IRDMA_OP(query_port),
 	IRDMA_OP(get_port_immutable),
 	IRDMA_OP(get_dev_fw_str),
+	IRDMA_OP(alloc_hw_port_stats),
+	IRDMA_OP(get_hw_stats),
 	.dealloc_driver = irdma_ib_dealloc_device,
 
 	/* user contexts and their mappings */
@@ -498,12 +503,15 @@ static const struct ib_device_ops irdma_ops_common = {
 	IRDMA_OP(alloc_mr),
 	IRDMA_OP(map_mr_sg),
 	IRDMA_OP(reg_user_mr),
+	IRDMA_OP(alloc_mw),
+	IRDMA_OP(dealloc_mw),
 	IRDMA_OP(dereg_mr),
 
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, irdma_ucontext, ibucontext),
 	INIT_RDMA_OBJ_SIZE(ib_pd, irdma_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_cq, irdma_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_qp, irdma_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_mw, irdma_mw, ibmw),
 
 	/* who we are to ib_core and to user space */
 	.owner = THIS_MODULE,
@@ -584,6 +592,7 @@ int irdma_ib_register_device(struct irdma_device *iwdev)
 		return err;
 	}
 	irdma_port_ibevent(iwdev, true);
+	irdma_stats_start(fn);
 	return 0;
 }
 

@@ -14,7 +14,6 @@
 #define IRDMA_MAX_PDS			262144
 #define IRDMA_MAX_MR_SIZE		0x200000000000ULL
 #define IRDMA_MAX_MSG_SIZE		0x7fffffff
-#define IRDMA_MAX_MGS_PER_CTX		8
 #define IRDMA_MAX_PAGES_PER_FMR		262144
 #define IRDMA_TIMESTAMP_MASK		0x1ffff
 #define IRDMA_PAGE_SIZE_CAP		(SZ_4K | SZ_2M | SZ_1G)
@@ -184,6 +183,14 @@ struct irdma_mr {
 };
 
 /**
+ * struct irdma_mw - a memory window
+ * @ibmw: ib_core's part (its rkey is the window's key)
+ */
+struct irdma_mw {
+	struct ib_mw ibmw;
+};
+
+/**
  * struct irdma_sw_cqe - a completion the driver made itself
  * @list: entry in the CQ's @sw_cqes
  * @wc: the completion
@@ -294,6 +301,22 @@ struct ib_mr *irdma_alloc_mr(struct ib_pd *pd, enum ib_mr_type mr_type,
 int irdma_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 		    unsigned int *sg_offset);
 int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+int irdma_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
+int irdma_dealloc_mw(struct ib_mw *ibmw);
+
+/* verbs_mcast.c */
+void irdma_mcast_mac(u32 *ip_addr, u8 *mac, bool ipv4);
+int irdma_attach_mcast(struct ib_qp *ibqp, union ib_gid *ibgid, u16 lid);
+int irdma_detach_mcast(struct ib_qp *ibqp, union ib_gid *ibgid, u16 lid);
+
+/* verbs_stats.c */
+int irdma_stats_init(struct irdma_fn *fn);
+void irdma_stats_start(struct irdma_fn *fn);
+void irdma_stats_fini(struct irdma_fn *fn);
+struct rdma_hw_stats *irdma_alloc_hw_port_stats(struct ib_device *ibdev,
+						u32 port_num);
+int irdma_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
+		       u32 port_num, int index);
 
 /* verbs_ah.c */
 int irdma_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,

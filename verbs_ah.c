@@ -134,6 +134,8 @@ int irdma_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
 	struct irdma_ah *ah = to_iwah(ibah);
 	struct irdma_ah_hw_info *hw = &ah->hw;
 	struct irdma_cqp_wqe cmd;
+	u8 mcast_mac[ETH_ALEN];
+	const u8 *dmac;
 	u16 vlan;
 	int id, err;
 
@@ -155,7 +157,15 @@ int irdma_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
 	hw->loopback = irdma_ah_is_loopback(hw) ||
 		       rdma_is_multicast_addr((struct in6_addr *)grh->dgid.raw);
 
-	err = irdma_arp_add(fn, hw->dest_ip, hw->ipv4, ah_attr->roce.dmac);
+	dmac = ah_attr->roce.dmac;
+	if (rdma_is_multicast_addr((struct in6_addr *)grh->dgid.raw)) {
+		u32 group[4] = { hw->ipv4 ? hw->dest_ip[3] : hw->dest_ip[0],
+				 hw->dest_ip[1], hw->dest_ip[2], hw->dest_ip[3] };
+
+		irdma_mcast_mac(group, mcast_mac, hw->ipv4);
+		dmac = mcast_mac;
+	}
+	err = irdma_arp_add(fn, hw->dest_ip, hw->ipv4, dmac);
 	if (err < 0)
 		return -EINVAL;
 	hw->arp_idx = err;

@@ -212,3 +212,59 @@ int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	kfree(mr);
 	return 0;
 }
+
+/**
+ * irdma_hw_alloc_mw - create a window's key in the hardware
+ * @fn: the function
+ * @mw: the window, its key chosen
+ *
+ * Return: 0 or the CQP's error.
+ */
+static int irdma_hw_alloc_mw(struct irdma_fn *fn, struct ib_mw *mw)
+{
+	struct irdma_cqp_wqe cmd;
+
+	irdma_build_alloc_mw(&cmd, mw->rkey, to_iwpd(mw->pd)->id,
+			     mw->type == IB_MW_TYPE_1);
+	return irdma_cqp_exec(fn, &cmd, NULL);
+}
+
+/**
+ * irdma_alloc_mw - a memory window, bound later by its user
+ * @ibmw: the window ib_core allocated
+ * @udata: user-space request (unused)
+ *
+ * Return: 0, -ENOMEM when no key is free, or the CQP's error.
+ */
+int irdma_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
+{
+	struct irdma_fn *fn = &to_iwdev(ibmw->device)->fn;
+	u32 stag;
+	int err;
+
+	err = irdma_create_stag(fn, &stag);
+	if (err)
+		return err;
+	ibmw->rkey = stag;
+	err = irdma_hw_alloc_mw(fn, ibmw);
+	if (err)
+		irdma_free_stag(fn, stag);
+	return err;
+}
+
+/**
+ * irdma_dealloc_mw - release a memory window
+ * @ibmw: the window
+ *
+ * Return: 0.
+ */
+int irdma_dealloc_mw(struct ib_mw *ibmw)
+{
+	struct irdma_fn *fn = &to_iwdev(ibmw->device)->fn;
+	struct irdma_cqp_wqe cmd;
+
+	irdma_build_dealloc_stag(&cmd, ibmw->rkey, to_iwpd(ibmw->pd)->id, false);
+	irdma_cqp_exec(fn, &cmd, NULL);
+	irdma_free_stag(fn, ibmw->rkey);
+	return 0;
+}

@@ -285,6 +285,7 @@ static void irdma_qp_rc_send_test(struct kunit *test)
 
 static void irdma_qp_rc_write_read_test(struct kunit *test)
 {
+	struct rdma_hw_stats *stats;
 	struct ib_rdma_wr wr = {};
 	struct ib_sge sge;
 	struct ib_wc wc[4], *r;
@@ -341,6 +342,21 @@ static void irdma_qp_rc_write_read_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wc[0].opcode, IB_WC_RDMA_READ);
 	KUNIT_EXPECT_EQ(test, wc[0].byte_len, 3000);
 	KUNIT_EXPECT_EQ(test, memcmp(e->buf[0] + 4096, e->buf[1] + 100, 3000), 0);
+
+	/* The counters saw it: three writes and a read, each way. */
+	stats = e->ibdev->ops.alloc_hw_port_stats(e->ibdev, 1);
+	KUNIT_ASSERT_NOT_NULL(test, stats);
+	KUNIT_EXPECT_EQ(test, e->ibdev->ops.get_hw_stats(e->ibdev, stats, 1, 0),
+			IRDMA_STAT_COUNT);
+	KUNIT_EXPECT_EQ(test, stats->value[IRDMA_STAT_RDMATXWRS], 3);
+	KUNIT_EXPECT_EQ(test, stats->value[IRDMA_STAT_RDMARXWRS], 3);
+	KUNIT_EXPECT_EQ(test, stats->value[IRDMA_STAT_RDMATXRDS], 1);
+	KUNIT_EXPECT_EQ(test, stats->value[IRDMA_STAT_RDMARXRDS], 1);
+	KUNIT_EXPECT_GE(test, stats->value[IRDMA_STAT_IP6TXOCTS], 4096 + 2000 + 16 + 3000);
+	KUNIT_EXPECT_EQ(test, stats->value[IRDMA_STAT_UDPTXPKTS],
+			stats->value[IRDMA_STAT_IP6TXPKTS] + stats->value[IRDMA_STAT_IP4TXPKTS]);
+	KUNIT_EXPECT_STREQ(test, stats->descs[IRDMA_STAT_RDMATXWRS].name, "iwOutRdmaWrites");
+	rdma_free_hw_stats_struct(stats);
 	qp_env_teardown(test, e);
 }
 
@@ -654,7 +670,187 @@ static void irdma_qp_cq_resize_test(struct kunit *test)
 	qp_env_teardown(test, e);
 }
 
+/* UD multicast: every member QP gets a copy; a detached one no more. */
+static void irdma_qp_mcast_test(struct kunit *test)
+{
+	union ib_gid mgid = { .raw = { 0xff, 0x12, [15] = 0x42 } };
+	struct rdma_ah_attr ah_attr = {};
+	struct ib_qp_attr attr = {};
+	struct ib_ud_wr wr = {};
+	struct ib_qp *ud[3];
+	struct ib_sge sge;
+	struct ib_wc wc[8];
+	struct ib_ah *ah;
+	struct qp_env *e;
+	int i, n;
+
+	e = qp_env_setup(test, 7);
+	for (i = 0; i < 3; i++) {
+		ud[i] = qp_env_qp(test, e, IB_QPT_UD);
+		attr.qp_state = IB_QPS_INIT;
+		attr.qkey = 0x3333;
+		attr.port_num = 1;
+		KUNIT_ASSERT_EQ(test, ib_modify_qp(ud[i], &attr, IB_QP_STATE |
+						   IB_QP_PKEY_INDEX | IB_QP_PORT |
+						   IB_QP_QKEY), 0);
+		attr.qp_state = IB_QPS_RTR;
+		KUNIT_ASSERT_EQ(test, ib_modify_qp(ud[i], &attr, IB_QP_STATE), 0);
+		attr.qp_state = IB_QPS_RTS;
+		KUNIT_ASSERT_EQ(test, ib_modify_qp(ud[i], &attr, IB_QP_STATE | IB_QP_SQ_PSN), 0);
+	}
+	KUNIT_ASSERT_EQ(test, ib_attach_mcast(ud[1], &mgid, 0), 0);
+	KUNIT_ASSERT_EQ(test, ib_attach_mcast(ud[2], &mgid, 0), 0);
+	qp_env_post_recv(test, e, ud[1], 1, 701);
+	qp_env_post_recv(test, e, ud[2], 1, 702);
+
+	ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
+	rdma_ah_set_port_num(&ah_attr, 1);
+	rdma_ah_set_grh(&ah_attr, &mgid, 0, e->gid->index, 64, 0);
+	ah = rdma_create_ah(e->pd, &ah_attr, RDMA_CREATE_AH_SLEEPABLE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ah));
+	strscpy(e->buf[0], "to the group", 64);
+	sge = (struct ib_sge){ e->dma[0], 13, e->pd->local_dma_lkey };
+	wr.wr.wr_id = 700;
+	wr.wr.opcode = IB_WR_SEND;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	wr.wr.sg_list = &sge;
+	wr.wr.num_sge = 1;
+	wr.ah = ah;
+	wr.remote_qpn = 0xffffff;
+	wr.remote_qkey = 0x3333;
+	KUNIT_ASSERT_EQ(test, ib_post_send(ud[0], &wr.wr, NULL), 0);
+	n = qp_env_poll(e, wc, 3);
+	KUNIT_ASSERT_EQ(test, n, 3);
+	KUNIT_EXPECT_NOT_NULL(test, qp_env_find(wc, n, 701));
+	KUNIT_EXPECT_NOT_NULL(test, qp_env_find(wc, n, 702));
+	KUNIT_EXPECT_EQ(test, qp_env_find(wc, n, 702)->byte_len, 13 + 40);
+	KUNIT_EXPECT_STREQ(test, (char *)e->buf[1] + 40, "to the group");
+
+	/* Detached, QP 2 gets nothing; QP 1 still does. */
+	KUNIT_ASSERT_EQ(test, ib_detach_mcast(ud[2], &mgid, 0), 0);
+	qp_env_post_recv(test, e, ud[1], 1, 711);
+	qp_env_post_recv(test, e, ud[2], 1, 712);
+	KUNIT_ASSERT_EQ(test, ib_post_send(ud[0], &wr.wr, NULL), 0);
+	n = qp_env_poll(e, wc, 3);
+	KUNIT_EXPECT_EQ(test, n, 2);
+	KUNIT_EXPECT_NOT_NULL(test, qp_env_find(wc, n, 711));
+	KUNIT_EXPECT_NULL(test, qp_env_find(wc, n, 712));
+
+	KUNIT_EXPECT_EQ(test, ib_detach_mcast(ud[1], &mgid, 0), 0);
+	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+	for (i = 0; i < 3; i++)
+		ib_destroy_qp(ud[i]);
+	qp_env_teardown(test, e);
+}
+
+/* A memory window: a key of its own, given back at deallocation. */
+static void irdma_qp_mw_test(struct kunit *test)
+{
+	struct qp_env *e = qp_env_setup(test, 7);
+	struct ib_mw *mw = rdma_zalloc_drv_obj(e->ibdev, ib_mw);
+
+	KUNIT_ASSERT_NOT_NULL(test, mw);
+	mw->device = e->ibdev;
+	mw->pd = e->pd;
+	mw->type = IB_MW_TYPE_2;
+	KUNIT_ASSERT_EQ(test, e->ibdev->ops.alloc_mw(mw, NULL), 0);
+	KUNIT_EXPECT_NE(test, mw->rkey >> 8, 0);
+	KUNIT_EXPECT_EQ(test, e->ibdev->ops.dealloc_mw(mw), 0);
+	kfree(mw);
+	qp_env_teardown(test, e);
+}
+
+/* RC between QPs of two functions: the fabric carries it. */
+static void irdma_qp_two_fn_test(struct kunit *test)
+{
+	struct auxiliary_device *adev2;
+	const struct ib_gid_attr *gid2;
+	struct ib_device *ibdev2;
+	struct ib_qp_init_attr init = {};
+	struct ib_qp_attr attr = {};
+	struct ib_send_wr wr = {};
+	struct ib_sge sge;
+	struct ib_wc wc[2];
+	struct ib_pd *pd2;
+	struct ib_cq *cq2;
+	struct ib_qp *c;
+	struct irdma_fn *fn1, *fn2;
+	struct qp_env *e;
+	int n;
+
+	e = qp_env_setup(test, 7);
+	KUNIT_ASSERT_EQ(test, irdma_sim_add(TEST_FN_ID + 1, true), 0);
+	adev2 = irdma_sim_adev(TEST_FN_ID + 1);
+	KUNIT_ASSERT_NOT_NULL(test, adev2);
+	fn2 = auxiliary_get_drvdata(adev2);
+	ibdev2 = &fn_to_iwdev(fn2)->ibdev;
+	gid2 = qp_env_gid(ibdev2);
+	KUNIT_ASSERT_NOT_NULL(test, gid2);
+	pd2 = ib_alloc_pd(ibdev2, 0);
+	cq2 = ib_alloc_cq(ibdev2, NULL, 64, 0, IB_POLL_DIRECT);
+	init = (struct ib_qp_init_attr){ .send_cq = cq2, .recv_cq = cq2,
+		.qp_type = IB_QPT_RC, .cap = { 16, 16, 1, 1, 0 } };
+	c = ib_create_qp(pd2, &init);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(c));
+
+	/* e->a on function 21 talks to c on function 22 and back. */
+	attr.qp_state = IB_QPS_RESET;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(e->a, &attr, IB_QP_STATE), 0);
+	KUNIT_ASSERT_EQ(test, ib_destroy_qp(e->a), 0);
+	e->a = qp_env_qp(test, e, IB_QPT_RC);
+	e->dgid = gid2->gid;
+	ether_addr_copy(e->mac, fn2->res.netdev->dev_addr);
+	KUNIT_ASSERT_EQ(test, qp_env_connect(e, e->a, c->qp_num, 7), 0);
+	e->dgid = e->gid->gid;
+	fn1 = auxiliary_get_drvdata(e->adev);
+	ether_addr_copy(e->mac, fn1->res.netdev->dev_addr);
+	/* c's own source GID is function 22's. */
+	{
+		const struct ib_gid_attr *mine = e->gid;
+
+		e->gid = gid2;
+		KUNIT_ASSERT_EQ(test, qp_env_connect(e, c, e->a->qp_num, 7), 0);
+		e->gid = mine;
+	}
+
+	strscpy(e->buf[0], "across functions", 64);
+	sge = (struct ib_sge){ e->dma[0], 17, e->pd->local_dma_lkey };
+	wr.wr_id = 800;
+	wr.opcode = IB_WR_SEND;
+	wr.send_flags = IB_SEND_SIGNALED;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	{
+		u8 *rbuf = kzalloc(64, GFP_KERNEL);
+		u64 rdma = ib_dma_map_single(ibdev2, rbuf, 64, DMA_FROM_DEVICE);
+		struct ib_sge rsge = { rdma, 64, pd2->local_dma_lkey };
+		struct ib_recv_wr rwr = { .wr_id = 801, .sg_list = &rsge, .num_sge = 1 };
+
+		KUNIT_ASSERT_EQ(test, ib_post_recv(c, &rwr, NULL), 0);
+		KUNIT_ASSERT_EQ(test, ib_post_send(e->a, &wr, NULL), 0);
+		KUNIT_EXPECT_EQ(test, qp_env_poll(e, wc, 1), 1);
+		KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_SUCCESS);
+		for (n = 0; n < 2000 && !ib_poll_cq(cq2, 1, wc); n++)
+			usleep_range(500, 1000);
+		KUNIT_EXPECT_EQ(test, wc[0].wr_id, 801);
+		KUNIT_EXPECT_EQ(test, wc[0].byte_len, 17);
+		ib_dma_unmap_single(ibdev2, rdma, 64, DMA_FROM_DEVICE);
+		KUNIT_EXPECT_STREQ(test, (char *)rbuf, "across functions");
+		kfree(rbuf);
+	}
+	ib_destroy_qp(c);
+	ib_free_cq(cq2);
+	ib_dealloc_pd(pd2);
+	rdma_put_gid_attr(gid2);
+	put_device(&adev2->dev);
+	KUNIT_EXPECT_EQ(test, irdma_sim_del(TEST_FN_ID + 1), 0);
+	qp_env_teardown(test, e);
+}
+
 static struct kunit_case irdma_qp_cases[] = {
+	KUNIT_CASE_SLOW(irdma_qp_mcast_test),
+	KUNIT_CASE_SLOW(irdma_qp_mw_test),
+	KUNIT_CASE_SLOW(irdma_qp_two_fn_test),
 	KUNIT_CASE_SLOW(irdma_qp_rc_send_test),
 	KUNIT_CASE_SLOW(irdma_qp_rc_write_read_test),
 	KUNIT_CASE_SLOW(irdma_qp_fast_reg_test),

@@ -211,6 +211,7 @@ static int sim_dev_create(u32 id, bool roce, void __iomem *regs,
 	xa_init(&sdev->qps);
 	xa_init(&sdev->mrs);
 	xa_init(&sdev->ahs);
+	xa_init(&sdev->mgs);
 	INIT_LIST_HEAD(&sdev->peer);
 	INIT_WORK(&sdev->reset_work, sim_reset_work);
 	spin_lock_init(&sdev->faults.ae_lock);

@@ -144,9 +144,17 @@ static bool sim_cqp_inject(struct sim_dev *sdev, u8 op,
 static void sim_cqp_gather_stats(struct sim_dev *sdev, const __le64 *wqe,
 				 struct sim_cqp_result *res)
 {
-	static const u8 counters[IRDMA_STATS_BUF_SIZE];
+	__le64 buf[IRDMA_STATS_BUF_SIZE / 8] = {};
+	int i;
 
-	if (sim_dma_write(sdev, le64_to_cpu(wqe[4]), counters, sizeof(counters))) {
+	/* Counters wrap at their width, as the hardware's do. */
+	for (i = 0; i < IRDMA_STAT_COUNT; i++) {
+		struct irdma_stat_loc loc = irdma_stat_loc(i);
+		u64 v = sdev->counters[i] & GENMASK_ULL(loc.width - 1, 0);
+
+		buf[loc.byte / 8] |= cpu_to_le64(v << loc.bit);
+	}
+	if (sim_dma_write(sdev, le64_to_cpu(wqe[4]), buf, sizeof(buf))) {
 		res->maj = IRDMA_CQP_MAJ_ERROR;
 		res->min = SIM_MIN_DMA_FAULT;
 	}
@@ -206,6 +214,11 @@ static void sim_cqp_execute(struct sim_dev *sdev, const __le64 *wqe,
 	case IRDMA_CQPOP_CREATE_ADDR_HANDLE:
 	case IRDMA_CQPOP_DESTROY_ADDR_HANDLE:
 		sim_ah_cmd(sdev, wqe, res);
+		break;
+	case IRDMA_CQPOP_CREATE_MCAST_GRP:
+	case IRDMA_CQPOP_MODIFY_MCAST_GRP:
+	case IRDMA_CQPOP_DESTROY_MCAST_GRP:
+		sim_mg_cmd(sdev, wqe, res);
 		break;
 	case IRDMA_CQPOP_WORK_SCHED_NODE:
 		sim_ws_node(sdev, wqe, res);

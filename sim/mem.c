@@ -379,6 +379,64 @@ void sim_ws_node(struct sim_dev *sdev, const __le64 *wqe,
 }
 
 /**
+ * sim_mg_cmd - CREATE_, MODIFY_ and DESTROY_MCAST_GRP
+ * @sdev: the simulated function
+ * @wqe: the command
+ * @res: its completion
+ *
+ * The group's member list is read from the buffer in qword 4: up to eight
+ * entries, the valid ones naming QPs.
+ */
+void sim_mg_cmd(struct sim_dev *sdev, const __le64 *wqe,
+		struct sim_cqp_result *res)
+{
+	u64 hdr = le64_to_cpu(wqe[3]);
+	u8 op = FIELD_GET(IRDMA_CQPSQ_OPCODE, hdr);
+	u32 id = FIELD_GET(IRDMA_MG_IDX, hdr);
+	__le64 list[IRDMA_MAX_MGS_PER_CTX];
+	struct sim_mg *mg;
+	int i;
+
+	if (id >= IRDMA_MAX_MCAST_GRPS)
+		return sim_fail(res, SIM_MIN_BAD_PARAM);
+	if (op == IRDMA_CQPOP_DESTROY_MCAST_GRP) {
+		mg = xa_erase(&sdev->mgs, id);
+		if (!mg)
+			return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+		kfree(mg);
+		return;
+	}
+	mg = xa_load(&sdev->mgs, id);
+	/* Create names a free index, modify a group that exists. */
+	if (op == IRDMA_CQPOP_CREATE_MCAST_GRP ? !!mg : !mg)
+		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+	if (sim_dma_read(sdev, le64_to_cpu(wqe[4]), list, sizeof(list)))
+		return sim_fail(res, SIM_MIN_BAD_PARAM);
+	if (!mg) {
+		mg = kzalloc(sizeof(*mg), GFP_KERNEL);
+		if (!mg || xa_err(xa_store(&sdev->mgs, id, mg, GFP_KERNEL))) {
+			kfree(mg);
+			return sim_fail(res, SIM_MIN_BAD_PARAM);
+		}
+	}
+	mg->ipv4 = !!(hdr & IRDMA_MG_IPV4VALID);
+	memset(mg->ip, 0, sizeof(mg->ip));
+	if (mg->ipv4) {
+		mg->ip[0] = lower_32_bits(le64_to_cpu(wqe[6]));
+	} else {
+		mg->ip[0] = upper_32_bits(le64_to_cpu(wqe[7]));
+		mg->ip[1] = lower_32_bits(le64_to_cpu(wqe[7]));
+		mg->ip[2] = upper_32_bits(le64_to_cpu(wqe[6]));
+		mg->ip[3] = lower_32_bits(le64_to_cpu(wqe[6]));
+	}
+	mg->count = 0;
+	for (i = 0; i < IRDMA_MAX_MGS_PER_CTX; i++)
+		if (le64_to_cpu(list[i]) & IRDMA_MG_ENTRY_VALID)
+			mg->qp[mg->count++] = FIELD_GET(IRDMA_MG_ENTRY_QPID,
+							le64_to_cpu(list[i]));
+}
+
+/**
  * sim_mem_destroy_all - forget every key and address handle (reset)
  * @sdev: the simulated function
  */
@@ -391,4 +449,6 @@ void sim_mem_destroy_all(struct sim_dev *sdev)
 		kfree(xa_erase(&sdev->mrs, idx));
 	xa_for_each(&sdev->ahs, idx, entry)
 		kfree(xa_erase(&sdev->ahs, idx));
+	xa_for_each(&sdev->mgs, idx, entry)
+		kfree(xa_erase(&sdev->mgs, idx));
 }

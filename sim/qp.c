@@ -85,6 +85,57 @@ static void sim_peer_put(struct sim_dev *self, struct sim_dev *peer)
 		mutex_unlock(&peer->engine_lock);
 }
 
+#define SIM_WIRE_MTU		4096
+#define SIM_ROCE_OVERHEAD	(8 + 12 + 4)	/* UDP, BTH, ICRC */
+
+/**
+ * sim_count_msg - count a message in the function's statistics
+ * @sdev: the simulated function
+ * @ipv4: it travels over IPv4 (else IPv6)
+ * @len: its payload
+ * @tx: sent (else received)
+ * @rdma: the RDMA counter it adds to (an enum irdma_hw_stat of the
+ *	transmit side), or -1
+ *
+ * A message is as many packets as the wire MTU makes it.
+ */
+void sim_count_msg(struct sim_dev *sdev, bool ipv4, u32 len, bool tx, int rdma)
+{
+	u32 pkts = max_t(u32, DIV_ROUND_UP(len, SIM_WIRE_MTU), 1);
+	u64 octs = len + (u64)pkts * ((ipv4 ? 20 : 40) + SIM_ROCE_OVERHEAD);
+	u64 *c = sdev->counters;
+
+	if (tx) {
+		c[ipv4 ? IRDMA_STAT_IP4TXPKTS : IRDMA_STAT_IP6TXPKTS] += pkts;
+		c[ipv4 ? IRDMA_STAT_IP4TXOCTS : IRDMA_STAT_IP6TXOCTS] += octs;
+		c[IRDMA_STAT_UDPTXPKTS] += pkts;
+	} else {
+		c[ipv4 ? IRDMA_STAT_IP4RXPKTS : IRDMA_STAT_IP6RXPKTS] += pkts;
+		c[ipv4 ? IRDMA_STAT_IP4RXOCTS : IRDMA_STAT_IP6RXOCTS] += octs;
+		c[IRDMA_STAT_UDPRXPKTS] += pkts;
+	}
+	if (rdma < 0)
+		return;
+	/* The receive counters mirror the transmit ones. */
+	if (!tx)
+		rdma += IRDMA_STAT_RDMARXRDS - IRDMA_STAT_RDMATXRDS;
+	c[rdma]++;
+}
+
+static int sim_rdma_stat(u8 op)
+{
+	switch (op) {
+	case IRDMA_WQEOP_RDMA_WRITE:
+	case IRDMA_WQEOP_RDMA_WRITE_SOL:
+		return IRDMA_STAT_RDMATXWRS;
+	case IRDMA_WQEOP_RDMA_READ:
+	case IRDMA_WQEOP_RDMA_READ_INV_STAG:
+		return IRDMA_STAT_RDMATXRDS;
+	default:
+		return IRDMA_STAT_RDMATXSNDS;
+	}
+}
+
 /* Read the context's fields the engine uses. */
 static int sim_qp_load_ctx(struct sim_dev *sdev, struct sim_qp *qp, u64 ctx_pa,
 			   bool cqs)
@@ -318,6 +369,10 @@ struct sim_result {
 	bool retry;
 	u16 req_ae;
 	u16 resp_ae;
+	bool len_valid;
+	bool ipv4;
+	u32 len;
+	int rdma_stat;
 };
 
 /* The RQ WQE at the head, if the driver has posted one. */
@@ -569,6 +624,60 @@ static u8 sim_recv_op(u8 op, bool imm)
 	}
 }
 
+static bool sim_ip_is_mcast(const struct sim_ah *ah)
+{
+	return ah->ipv4 ? (ah->dest_ip[3] >> 28) == 0xe : (ah->dest_ip[0] >> 24) == 0xff;
+}
+
+/* Deliver a UD message to a QP if it takes the Q_Key. */
+static bool sim_ud_deliver(struct sim_dev *dst, u32 qpn, u32 qkey,
+			   const struct sim_msg *msg)
+{
+	struct sim_qp *dqp = xa_load(&dst->qps, qpn);
+	struct sim_result dr = {};
+
+	if (!dqp || dqp->type != IRDMA_QP_TYPE_ROCE_UD || dqp->qkey != qkey ||
+	    (dqp->state != IRDMA_QPS_RTR && dqp->state != IRDMA_QPS_RTS))
+		return false;
+	sim_deliver(dst, dqp, msg, &dr);
+	return true;
+}
+
+/* Multicast: every member QP of every function's group for the address. */
+static void sim_exec_mcast(struct sim_dev *sdev, u32 qkey, struct sim_msg *msg)
+{
+	const struct sim_ah *ah = msg->ah;
+	u32 key[4] = { ah->ipv4 ? ah->dest_ip[3] : ah->dest_ip[0],
+		       ah->ipv4 ? 0 : ah->dest_ip[1], ah->ipv4 ? 0 : ah->dest_ip[2],
+		       ah->ipv4 ? 0 : ah->dest_ip[3] };
+	struct sim_dev *dst, *devs[SIM_MAX_DEVICES];
+	struct sim_mg *mg;
+	unsigned long id;
+	int n = 0, i;
+	u32 q;
+
+	devs[n++] = sdev;
+	spin_lock(&sim_peers_lock);
+	list_for_each_entry(dst, &sim_peers, peer)
+		if (dst != sdev && n < SIM_MAX_DEVICES && mutex_trylock(&dst->engine_lock))
+			devs[n++] = dst;
+	spin_unlock(&sim_peers_lock);
+
+	for (i = 0; i < n; i++) {
+		dst = devs[i];
+		xa_for_each(&dst->mgs, id, mg) {
+			if (memcmp(mg->ip, key, sizeof(key)))
+				continue;
+			for (q = 0; q < mg->count; q++)
+				if (sim_ud_deliver(dst, mg->qp[q], qkey, msg))
+					dst->counters[ah->ipv4 ? IRDMA_STAT_IP4RXMCPKTS :
+						      IRDMA_STAT_IP6RXMCPKTS]++;
+		}
+		sim_peer_put(sdev, dst);
+	}
+	sdev->counters[ah->ipv4 ? IRDMA_STAT_IP4TXMCPKTS : IRDMA_STAT_IP6TXMCPKTS]++;
+}
+
 /* UD: the AH names the destination function, the WQE the QP. */
 static void sim_exec_ud(struct sim_dev *sdev, struct sim_qp *qp,
 			const __le64 *wqe, struct sim_msg *msg,
@@ -577,13 +686,16 @@ static void sim_exec_ud(struct sim_dev *sdev, struct sim_qp *qp,
 	u64 q2 = le64_to_cpu(wqe[2]);
 	u32 qkey = FIELD_GET(IRDMA_WQE_DESTQKEY, q2);
 	struct sim_dev *dst;
-	struct sim_qp *dqp;
 	u8 mac[ETH_ALEN];
 
 	/* A Q_Key with its top bit set means the sending QP's own. */
 	if (qkey & SIM_QKEY_USE_QP)
 		qkey = qp->qkey;
 	msg->ah = sim_ah_get(sdev, FIELD_GET(IRDMA_WQE_AHID, le64_to_cpu(wqe[3])));
+	if (msg->ah && msg->ah->pd == qp->pd && sim_ip_is_mcast(msg->ah)) {
+		r->ipv4 = msg->ah->ipv4;
+		return sim_exec_mcast(sdev, qkey, msg);
+	}
 	if (!msg->ah || msg->ah->arp_idx >= SIM_MAX_ARPS ||
 	    !test_bit(msg->ah->arp_idx, sdev->hmc.arp_valid)) {
 		r->req_ae = IRDMA_AE_INVALID_AH_ENTRY;
@@ -601,14 +713,9 @@ static void sim_exec_ud(struct sim_dev *sdev, struct sim_qp *qp,
 	}
 	if (!dst)
 		return;		/* nobody there: the datagram is lost */
-	dqp = xa_load(&dst->qps, FIELD_GET(IRDMA_WQE_DESTQPN, q2));
-	if (dqp && dqp->type == IRDMA_QP_TYPE_ROCE_UD &&
-	    (dqp->state == IRDMA_QPS_RTR || dqp->state == IRDMA_QPS_RTS) &&
-	    dqp->qkey == qkey) {
-		struct sim_result dr = {};
-
-		sim_deliver(dst, dqp, msg, &dr);
-	}
+	if (sim_ud_deliver(dst, FIELD_GET(IRDMA_WQE_DESTQPN, q2), qkey, msg))
+		sim_count_msg(dst, msg->ah->ipv4, msg->len, false, IRDMA_STAT_RDMATXSNDS);
+	r->ipv4 = msg->ah->ipv4;
 	sim_peer_put(sdev, dst);
 }
 
@@ -659,6 +766,7 @@ static void sim_exec_read(struct sim_dev *sdev, struct sim_qp *qp,
 		}
 		total += flen;
 	}
+	r->len = total;
 out:
 	kvfree(buf);
 }
@@ -710,6 +818,8 @@ static void sim_exec_rc(struct sim_dev *sdev, struct sim_qp *qp, u8 op,
 	}
 	sim_deliver(dst, dqp, msg, r);
 out:
+	if (!r->req_ae && !r->retry)
+		sim_count_msg(dst, qp->ipv4, r->len, false, r->rdma_stat);
 	if (r->resp_ae)
 		sim_aeq_post_qp(dst, r->resp_ae, dqp->id, IRDMA_AE_SOURCE_RQ,
 				dqp->rq_head << dqp->rq_shift, IRDMA_QPS_ERROR);
@@ -806,6 +916,10 @@ static void sim_exec(struct sim_dev *sdev, struct sim_qp *qp, const __le64 *wqe,
 		}
 		msg.data = data;
 	}
+	r->len_valid = true;
+	r->len = msg.len;
+	r->ipv4 = qp->ipv4;
+	r->rdma_stat = sim_rdma_stat(op);
 	if (qp->type == IRDMA_QP_TYPE_ROCE_UD)
 		sim_exec_ud(sdev, qp, wqe, &msg, r);
 	else
@@ -858,6 +972,8 @@ static bool sim_sq_step(struct sim_dev *sdev, struct sim_qp *qp)
 		r.req_ae = IRDMA_AE_LLP_TOO_MANY_RNRS;
 	}
 	qp->rnr_until = 0;
+	if (!r.req_ae && r.len_valid)
+		sim_count_msg(sdev, r.ipv4, r.len, true, r.rdma_stat);
 	if (r.req_ae) {
 		/* The WQE stays: the flush completes it with the error. */
 		qp->state = IRDMA_QPS_ERROR;

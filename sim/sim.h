@@ -199,6 +199,20 @@ struct sim_ah {
 };
 
 /**
+ * struct sim_mg - a multicast group
+ * @ipv4: an IPv4 group
+ * @ip: its address, host-order words (IPv4 in word 0)
+ * @qp: member QPs
+ * @count: entries in @qp
+ */
+struct sim_mg {
+	bool ipv4;
+	u32 ip[4];
+	u32 qp[IRDMA_MAX_MGS_PER_CTX];
+	u32 count;
+};
+
+/**
  * struct sim_eq - an event queue (a CEQ or the AEQ)
  * @live: created
  * @ring_pa: DMA address of the ring
@@ -303,11 +317,13 @@ struct sim_faults {
  * @qps: live queue pairs by number
  * @mrs: memory keys by index
  * @ahs: address handles by index
+ * @mgs: multicast groups by index
  * @peer: entry in the list of functions the fabric reaches
  * @ceq: the completion event queues
  * @aeq: the asynchronous event queue
  * @vec: interrupt state of each MSI-X vector
  * @stats: counters
+ * @counters: the RDMA engine's statistics (enum irdma_hw_stat)
  * @faults: fault injection
  * @debugfs: the function's debugfs directory
  * @reset_work: resets the function
@@ -337,11 +353,13 @@ struct sim_dev {
 	struct xarray qps;
 	struct xarray mrs;
 	struct xarray ahs;
+	struct xarray mgs;
 	struct list_head peer;
 	struct sim_eq ceq[SIM_MAX_CEQS];
 	struct sim_eq aeq;
 	struct sim_vector vec[SIM_MSIX_COUNT];
 	struct sim_stats stats;
+	u64 counters[IRDMA_STAT_COUNT];
 	struct sim_faults faults;
 	struct dentry *debugfs;
 	struct work_struct reset_work;
@@ -452,6 +470,8 @@ void sim_ah_cmd(struct sim_dev *sdev, const __le64 *wqe,
 		struct sim_cqp_result *res);
 void sim_ws_node(struct sim_dev *sdev, const __le64 *wqe,
 		 struct sim_cqp_result *res);
+void sim_mg_cmd(struct sim_dev *sdev, const __le64 *wqe,
+		struct sim_cqp_result *res);
 void sim_mem_destroy_all(struct sim_dev *sdev);
 u32 sim_mr_index(struct sim_dev *sdev, u32 stag);
 
@@ -486,6 +506,7 @@ void sim_qp_flush(struct sim_dev *sdev, const __le64 *wqe,
 		  struct sim_cqp_result *res);
 void sim_qps_destroy_all(struct sim_dev *sdev);
 bool sim_qps_run(struct sim_dev *sdev);
+void sim_count_msg(struct sim_dev *sdev, bool ipv4, u32 len, bool tx, int rdma);
 void sim_peer_add(struct sim_dev *sdev);
 void sim_peer_del(struct sim_dev *sdev);
 
