@@ -31,9 +31,11 @@ endif
 # The E810 front-end reads the ice driver's own structures.
 CFLAGS_bind_ice.o := -I$(srctree)/drivers/net/ethernet/intel/ice
 
-# Out of tree, the kernel's configuration knows nothing of the simulator.
+# Out of tree, the kernel's configuration knows nothing of the simulator;
+# the benchmark module is built there too.
 ifeq ($(IRDMA_OUT_OF_TREE),1)
 ccflags-y += -DCONFIG_INFINIBAND_IRDMA_SIM_MODULE=1
+obj-m += bench/
 endif
 
 else
