@@ -53,17 +53,53 @@ static void irdma_free_stag(struct irdma_fn *fn, u32 stag)
 }
 
 /**
- * irdma_get_dma_mr - a region covering all of memory
+ * irdma_hwreg_mr - register a region in the hardware (REG_MR)
+ * @fn: the function
+ * @mr: the region, its key and pages set
  * @pd: its protection domain
  * @access: IB_ACCESS_* rights
+ * @va: its first address
+ * @len: its length (0 with a page address of 0: all of memory)
+ *
+ * Return: 0 or the CQP's error.
+ */
+static int irdma_hwreg_mr(struct irdma_fn *fn, struct irdma_mr *mr,
+			  struct ib_pd *pd, int access, u64 va, u64 len)
+{
+	struct irdma_stag_info info = {
+		.stag = mr->stag,
+		.pd = to_iwpd(pd)->id,
+		.len = len,
+		.va = va,
+		.rights = irdma_get_mr_access(access),
+		.zero_based = access & IB_ZERO_BASED,
+		.pa = mr->first_page,
+	};
+	struct irdma_cqp_wqe cmd;
+
+	if (mr->pble.level) {
+		info.pbl_levels = mr->pble.level == 2 ? IRDMA_PBL_LEVELS_2 : 1;
+		info.first_pble = mr->pble.idx;
+	}
+	irdma_build_reg_mr(&cmd, &info);
+	return irdma_cqp_exec(fn, &cmd, NULL);
+}
+
+/**
+ * irdma_reg_phys_mr - a region over a physically contiguous range
+ * @pd: its protection domain
+ * @addr: the range's device address (0 with @size 0: all of memory)
+ * @size: its length
+ * @access: IB_ACCESS_* rights
+ * @iova: the address the region's users name its first byte by
+ * @dma_mr: the region covers all of memory
  *
  * Return: the region, or ERR_PTR(-ENOMEM) or the CQP's error.
  */
-struct ib_mr *irdma_get_dma_mr(struct ib_pd *pd, int access)
+static struct ib_mr *irdma_reg_phys_mr(struct ib_pd *pd, u64 addr, u64 size,
+				       int access, u64 iova, bool dma_mr)
 {
 	struct irdma_fn *fn = &to_iwdev(pd->device)->fn;
-	struct irdma_stag_info info = {};
-	struct irdma_cqp_wqe cmd;
 	struct irdma_mr *mr;
 	int err;
 
@@ -73,19 +109,16 @@ struct ib_mr *irdma_get_dma_mr(struct ib_pd *pd, int access)
 	err = irdma_create_stag(fn, &mr->stag);
 	if (err)
 		goto free_mr;
-
-	info.stag = mr->stag;
-	info.pd = to_iwpd(pd)->id;
-	info.rights = irdma_get_mr_access(access);
-	info.zero_based = access & IB_ZERO_BASED;
-	irdma_build_reg_mr(&cmd, &info);
-	err = irdma_cqp_exec(fn, &cmd, NULL);
+	mr->first_page = addr;
+	mr->page_size = PAGE_SIZE;
+	mr->dma_mr = dma_mr;
+	err = irdma_hwreg_mr(fn, mr, pd, access, iova, size);
 	if (err)
 		goto free_stag;
-
-	mr->dma_mr = true;
 	mr->ibmr.lkey = mr->stag;
 	mr->ibmr.rkey = mr->stag;
+	mr->ibmr.iova = iova;
+	mr->ibmr.length = size;
 	return &mr->ibmr;
 
 free_stag:
@@ -93,6 +126,40 @@ free_stag:
 free_mr:
 	kfree(mr);
 	return ERR_PTR(err);
+}
+
+/**
+ * irdma_get_dma_mr - a region covering all of memory
+ * @pd: its protection domain
+ * @access: IB_ACCESS_* rights
+ *
+ * Return: the region, or ERR_PTR(-ENOMEM) or the CQP's error.
+ */
+struct ib_mr *irdma_get_dma_mr(struct ib_pd *pd, int access)
+{
+	return irdma_reg_phys_mr(pd, 0, 0, access, 0, true);
+}
+
+/**
+ * irdma_hw_alloc_stag - a fast-register region's key in the hardware
+ * @fn: the function
+ * @mr: the region, its key and page list set
+ * @pd: its protection domain
+ *
+ * Return: 0 or the CQP's error.
+ */
+static int irdma_hw_alloc_stag(struct irdma_fn *fn, struct irdma_mr *mr,
+			       struct ib_pd *pd)
+{
+	struct irdma_stag_info info = {
+		.stag = mr->stag,
+		.pd = to_iwpd(pd)->id,
+		.len = (u64)mr->max_pages * PAGE_SIZE,
+	};
+	struct irdma_cqp_wqe cmd;
+
+	irdma_build_alloc_stag(&cmd, &info);
+	return irdma_cqp_exec(fn, &cmd, NULL);
 }
 
 /**
@@ -108,8 +175,6 @@ struct ib_mr *irdma_alloc_mr(struct ib_pd *pd, enum ib_mr_type mr_type,
 			     u32 max_num_sg)
 {
 	struct irdma_fn *fn = &to_iwdev(pd->device)->fn;
-	struct irdma_stag_info info = {};
-	struct irdma_cqp_wqe cmd;
 	struct irdma_mr *mr;
 	int err;
 
@@ -125,16 +190,11 @@ struct ib_mr *irdma_alloc_mr(struct ib_pd *pd, enum ib_mr_type mr_type,
 	err = irdma_pble_alloc(fn, max_num_sg, false, &mr->pble);
 	if (err)
 		goto free_stag;
-
-	info.stag = mr->stag;
-	info.pd = to_iwpd(pd)->id;
-	info.len = (u64)max_num_sg * PAGE_SIZE;
-	irdma_build_alloc_stag(&cmd, &info);
-	err = irdma_cqp_exec(fn, &cmd, NULL);
+	mr->max_pages = max_num_sg;
+	err = irdma_hw_alloc_stag(fn, mr, pd);
 	if (err)
 		goto free_pble;
 
-	mr->max_pages = max_num_sg;
 	mr->ibmr.lkey = mr->stag;
 	mr->ibmr.rkey = mr->stag;
 	return &mr->ibmr;

@@ -251,6 +251,7 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	struct irdma_fn *fn = &iwdev->fn;
 	struct irdma_qp *qp = to_iwqp(ibqp);
 	struct irdma_cqp_wqe cmd;
+	bool hw_done = true;
 	int err;
 
 	err = irdma_validate_qp_attrs(iwdev, init_attr);
@@ -280,9 +281,6 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	err = irdma_setup_kmode_qp(iwdev, qp, init_attr);
 	if (err)
 		goto free_rsrc;
-	err = irdma_ws_get(fn);
-	if (err)
-		goto free_rsrc;
 
 	qp->uk.id = qp->id;
 	qp->uk.db = (u32 __iomem *)(fn->hw + IRDMA_PFPE_WQEALLOC);
@@ -307,7 +305,19 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	irdma_build_create_qp(&cmd, &qp->hw);
 	err = irdma_cqp_exec(fn, &cmd, NULL);
 	if (err)
-		goto put_ws;
+		goto free_rsrc;
+	/*
+	 * The scheduler's queue set comes with the first QP; the hardware
+	 * learns the handle from the context of the QP's next modify.
+	 */
+	err = irdma_ws_get(fn);
+	if (err) {
+		irdma_build_destroy_qp(&cmd, &qp->hw);
+		hw_done = !irdma_cqp_exec(fn, &cmd, NULL);
+		err = -EINVAL;
+		goto free_rsrc;
+	}
+	qp->hw.qs_handle = fn->qs_handle;
 
 	ibqp->qp_num = qp->id;
 	qp->attr.cap = init_attr->cap;
@@ -316,10 +326,8 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	xa_store_irq(&fn->qp_table, qp->id, qp, GFP_KERNEL);
 	return 0;
 
-put_ws:
-	irdma_ws_put(fn);
 free_rsrc:
-	irdma_free_qp_rsrc(qp, err != -ETIMEDOUT);
+	irdma_free_qp_rsrc(qp, hw_done && err != -ETIMEDOUT);
 free_id:
 	xa_erase_irq(&fn->qp_table, qp->id);
 	return err;
