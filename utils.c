@@ -290,6 +290,24 @@ void irdma_cqp_flush_waiters(struct irdma_fn *fn)
 	spin_unlock_irqrestore(&cqp->lock, flags);
 }
 
+/* Post @cmd with @req as the waiter of its completion. */
+static int irdma_cqp_post_waited(struct irdma_fn *fn,
+				 const struct irdma_cqp_wqe *cmd,
+				 struct irdma_cqp_request *req, u32 *idx)
+{
+	struct irdma_cqp *cqp = &fn->cqp;
+	unsigned long flags;
+	int err;
+
+	init_completion(&req->done);
+	spin_lock_irqsave(&cqp->lock, flags);
+	err = irdma_cqp_post(fn, cmd, idx);
+	if (!err)
+		cqp->reqs[*idx] = req;
+	spin_unlock_irqrestore(&cqp->lock, flags);
+	return err;
+}
+
 /**
  * irdma_cqp_exec - run one CQP command and wait for it
  * @fn: the function
@@ -316,12 +334,7 @@ int irdma_cqp_exec(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd,
 	if (!fn->ccq.live)
 		return irdma_cqp_exec_polled(fn, cmd, compl);
 
-	init_completion(&req.done);
-	spin_lock_irqsave(&cqp->lock, flags);
-	err = irdma_cqp_post(fn, cmd, &idx);
-	if (!err)
-		cqp->reqs[idx] = &req;
-	spin_unlock_irqrestore(&cqp->lock, flags);
+	err = irdma_cqp_post_waited(fn, cmd, &req, &idx);
 	if (err)
 		return err;
 
@@ -428,12 +441,7 @@ int irdma_cqp_exec_atomic(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd)
 	u32 idx, ms;
 	int err;
 
-	init_completion(&req.done);
-	spin_lock_irqsave(&cqp->lock, flags);
-	err = irdma_cqp_post(fn, cmd, &idx);
-	if (!err)
-		cqp->reqs[idx] = &req;
-	spin_unlock_irqrestore(&cqp->lock, flags);
+	err = irdma_cqp_post_waited(fn, cmd, &req, &idx);
 	if (err)
 		return err;
 

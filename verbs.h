@@ -275,6 +275,7 @@ void irdma_cq_ceq_event(struct irdma_fn *fn, u64 ctx);
 void irdma_clean_cqes(struct irdma_qp *qp, struct irdma_cq *cq);
 void irdma_cq_add_sw_cqe(struct irdma_cq *cq, struct irdma_sw_cqe *cqe);
 bool irdma_cq_hw_empty(struct irdma_cq *cq);
+enum ib_wc_opcode irdma_sq_wc_opcode(u8 op);
 
 /* verbs_qp.c */
 int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,

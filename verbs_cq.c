@@ -300,7 +300,13 @@ free_old:
 	return err;
 }
 
-static enum ib_wc_opcode irdma_sq_wc_opcode(u8 op)
+/**
+ * irdma_sq_wc_opcode - the completion opcode of a send-side WQE
+ * @op: the WQE's opcode (enum irdma_wqe_op)
+ *
+ * Return: the ib_wc opcode.
+ */
+enum ib_wc_opcode irdma_sq_wc_opcode(u8 op)
 {
 	switch (op) {
 	case IRDMA_WQEOP_RDMA_WRITE:

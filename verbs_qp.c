@@ -365,11 +365,41 @@ static int irdma_qp_set_av(struct irdma_qp *qp, struct ib_qp_attr *attr)
 	return 0;
 }
 
+/* Attributes the context takes as they are: from ib_qp_attr to the QP. */
+struct irdma_qp_attr_copy {
+	int mask;
+	size_t from;
+	size_t to;
+	size_t len;
+};
+
+/* Both sides of each pair have the same size. */
+static const struct irdma_qp_attr_copy irdma_qp_attr_copies[] = {
+	{ IB_QP_DEST_QPN, offsetof(struct ib_qp_attr, dest_qp_num),
+	  offsetof(struct irdma_qp_hw_info, dest_qp),
+	  sizeof_field(struct irdma_qp_hw_info, dest_qp) },
+	{ IB_QP_QKEY, offsetof(struct ib_qp_attr, qkey),
+	  offsetof(struct irdma_qp_hw_info, qkey),
+	  sizeof_field(struct irdma_qp_hw_info, qkey) },
+	{ IB_QP_SQ_PSN, offsetof(struct ib_qp_attr, sq_psn),
+	  offsetof(struct irdma_qp_hw_info, sq_psn),
+	  sizeof_field(struct irdma_qp_hw_info, sq_psn) },
+	{ IB_QP_RQ_PSN, offsetof(struct ib_qp_attr, rq_psn),
+	  offsetof(struct irdma_qp_hw_info, rq_psn),
+	  sizeof_field(struct irdma_qp_hw_info, rq_psn) },
+	{ IB_QP_RETRY_CNT, offsetof(struct ib_qp_attr, retry_cnt),
+	  offsetof(struct irdma_qp_hw_info, retry_cnt),
+	  sizeof_field(struct irdma_qp_hw_info, retry_cnt) },
+	{ IB_QP_RNR_RETRY, offsetof(struct ib_qp_attr, rnr_retry),
+	  offsetof(struct irdma_qp_hw_info, rnr_retry),
+	  sizeof_field(struct irdma_qp_hw_info, rnr_retry) },
+};
+
 static int irdma_qp_apply_attrs(struct irdma_qp *qp, struct ib_qp_attr *attr,
 				int mask)
 {
 	struct irdma_qp_hw_info *hw = &qp->hw;
-	int err;
+	int err, i;
 
 	if ((mask & IB_QP_PKEY_INDEX) && attr->pkey_index >= IRDMA_PKEY_TBL_SZ)
 		return -EINVAL;
@@ -384,20 +414,15 @@ static int irdma_qp_apply_attrs(struct irdma_qp *qp, struct ib_qp_attr *attr,
 		if (err)
 			return err;
 	}
+	for (i = 0; i < ARRAY_SIZE(irdma_qp_attr_copies); i++) {
+		const struct irdma_qp_attr_copy *c = &irdma_qp_attr_copies[i];
+
+		if (mask & c->mask)
+			memcpy((u8 *)hw + c->to, (u8 *)attr + c->from, c->len);
+	}
+	/* The only P_Key is the default one. */
 	if (mask & IB_QP_PKEY_INDEX)
 		hw->pkey = 0xffff;
-	if (mask & IB_QP_DEST_QPN)
-		hw->dest_qp = attr->dest_qp_num;
-	if (mask & IB_QP_QKEY)
-		hw->qkey = attr->qkey;
-	if (mask & IB_QP_SQ_PSN)
-		hw->sq_psn = attr->sq_psn;
-	if (mask & IB_QP_RQ_PSN)
-		hw->rq_psn = attr->rq_psn;
-	if (mask & IB_QP_RETRY_CNT)
-		hw->retry_cnt = attr->retry_cnt;
-	if (mask & IB_QP_RNR_RETRY)
-		hw->rnr_retry = attr->rnr_retry;
 	if (mask & IB_QP_PATH_MTU)
 		hw->mss = ib_mtu_enum_to_int(attr->path_mtu);
 	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) && attr->max_rd_atomic)
@@ -701,31 +726,17 @@ static struct irdma_sw_cqe *irdma_flush_cqe(struct irdma_qp *qp, u64 wr_id,
 	return swc;
 }
 
-static enum ib_wc_opcode irdma_flush_sq_opcode(u8 op)
+/*
+ * Complete in software what one of the QP's queues still holds, once its
+ * CQ is drained. Return: false if the CQ still had completions.
+ */
+static bool irdma_flush_queue_sw(struct irdma_qp *qp, bool sq)
 {
-	switch (op) {
-	case IRDMA_WQEOP_RDMA_WRITE:
-	case IRDMA_WQEOP_RDMA_WRITE_SOL:
-		return IB_WC_RDMA_WRITE;
-	case IRDMA_WQEOP_RDMA_READ:
-	case IRDMA_WQEOP_RDMA_READ_INV_STAG:
-		return IB_WC_RDMA_READ;
-	case IRDMA_WQEOP_FAST_REG_NSMR:
-		return IB_WC_REG_MR;
-	case IRDMA_WQEOP_INV_STAG:
-		return IB_WC_LOCAL_INV;
-	default:
-		return IB_WC_SEND;
-	}
-}
-
-/* Complete in software what a queue still holds, once its CQ is drained. */
-static bool irdma_flush_sq_sw(struct irdma_qp *qp)
-{
-	struct irdma_cq *cq = qp->send_cq;
-	struct irdma_ring *ring = &qp->uk.sq_ring;
+	struct irdma_cq *cq = sq ? qp->send_cq : qp->recv_cq;
+	struct irdma_ring *ring = sq ? &qp->uk.sq_ring : &qp->uk.rq_ring;
 	struct irdma_sw_cqe *swc;
 	unsigned long flags;
+	u32 step;
 
 	spin_lock_irqsave(&cq->lock, flags);
 	if (!irdma_cq_hw_empty(cq)) {
@@ -733,38 +744,18 @@ static bool irdma_flush_sq_sw(struct irdma_qp *qp)
 		return false;
 	}
 	while (!irdma_ring_empty(ring)) {
-		const struct irdma_sq_wr *w = &qp->sq_wr[ring->tail];
+		const struct irdma_sq_wr *w = sq ? &qp->sq_wr[ring->tail] : NULL;
 
-		if (w->op != IRDMA_WQEOP_NOP) {
-			swc = irdma_flush_cqe(qp, w->wr_id, irdma_flush_sq_opcode(w->op));
+		step = w ? w->quanta : 1;
+		/* Padding NOPs complete silently. */
+		if (!w || w->op != IRDMA_WQEOP_NOP) {
+			swc = w ? irdma_flush_cqe(qp, w->wr_id, irdma_sq_wc_opcode(w->op)) :
+				  irdma_flush_cqe(qp, qp->rq_wr_id[ring->tail], IB_WC_RECV);
 			if (!swc)
 				break;
 			list_add_tail(&swc->list, &cq->sw_cqes);
 		}
-		WRITE_ONCE(ring->tail, (ring->tail + w->quanta) % ring->size);
-	}
-	spin_unlock_irqrestore(&cq->lock, flags);
-	return true;
-}
-
-static bool irdma_flush_rq_sw(struct irdma_qp *qp)
-{
-	struct irdma_cq *cq = qp->recv_cq;
-	struct irdma_ring *ring = &qp->uk.rq_ring;
-	struct irdma_sw_cqe *swc;
-	unsigned long flags;
-
-	spin_lock_irqsave(&cq->lock, flags);
-	if (!irdma_cq_hw_empty(cq)) {
-		spin_unlock_irqrestore(&cq->lock, flags);
-		return false;
-	}
-	while (!irdma_ring_empty(ring)) {
-		swc = irdma_flush_cqe(qp, qp->rq_wr_id[ring->tail], IB_WC_RECV);
-		if (!swc)
-			break;
-		list_add_tail(&swc->list, &cq->sw_cqes);
-		WRITE_ONCE(ring->tail, (ring->tail + 1) % ring->size);
+		WRITE_ONCE(ring->tail, (ring->tail + step) % ring->size);
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
 	return true;
@@ -790,8 +781,8 @@ static void irdma_qp_flush_work(struct work_struct *work)
 					   struct irdma_qp, flush_work);
 	bool done;
 
-	done = irdma_flush_sq_sw(qp);
-	done &= irdma_flush_rq_sw(qp);
+	done = irdma_flush_queue_sw(qp, true);
+	done &= irdma_flush_queue_sw(qp, false);
 	irdma_cq_kick(qp->send_cq);
 	if (qp->recv_cq != qp->send_cq)
 		irdma_cq_kick(qp->recv_cq);
