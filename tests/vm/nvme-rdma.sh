@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# drivers: ours
+# drivers: ours stock
 # NVMe over RDMA in loopback on the simulated function's address: the
 # kernel's nvmet-rdma target over a RAM-backed null_blk namespace, the
 # nvme-rdma host connected with nvme-cli; fio writes a pattern and reads it
