@@ -183,6 +183,9 @@ enum irdma_flush_opcode {
 #define IRDMA_GLPE_CRITERR		0x00534000
 /* The user-space doorbell page; push pages follow at 8 MiB. */
 #define IRDMA_DB_ADDR_OFFSET		(8 * 1024 * 1024 - 64 * 1024)
+/* In it, where user space rings: SQ work (QP id), CQ arming (CQ id). */
+#define IRDMA_DB_WQE_ALLOC		IRDMA_DB_ADDR_OFFSET
+#define IRDMA_DB_CQ_ARM			(IRDMA_DB_ADDR_OFFSET + 64)
 
 /* Register fields. */
 #define IRDMA_LBARCTRL_PE_DB_SIZE	GENMASK(5, 4)	/* 1: 4 MiB, 2: 8 MiB */

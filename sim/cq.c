@@ -19,6 +19,20 @@ static void sim_fail(struct sim_cqp_result *res, u16 min)
 	res->min = min;
 }
 
+/* A CQ's ring: a contiguous address, or PBLEs (VIRTMAP). */
+static struct sim_ring sim_cq_ring(const __le64 *wqe)
+{
+	u64 hdr = le64_to_cpu(wqe[3]);
+	bool virt = hdr & IRDMA_CQCMD_VIRTMAP;
+
+	return (struct sim_ring) {
+		.virt = virt,
+		.levels = FIELD_GET(IRDMA_CQCMD_LPBLSIZE, hdr),
+		.base = virt ? FIELD_GET(IRDMA_CQPSQ_FIRSTPMPBLIDX, le64_to_cpu(wqe[6])) :
+			       le64_to_cpu(wqe[4]),
+	};
+}
+
 /**
  * sim_cq_create - CREATE_CQ
  * @sdev: the simulated function
@@ -38,8 +52,7 @@ void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
 	if ((id && (!sdev->hmc.committed || id >= sdev->hmc.cnt[IRDMA_HMC_CQ])) ||
 	    !size || size > IRDMA_MAX_CQ_SIZE + 1 || !le64_to_cpu(wqe[5]))
 		return sim_fail(res, SIM_MIN_BAD_PARAM);
-	/* Rings through PBLEs come with the verbs; contiguous ones only now. */
-	if ((hdr & IRDMA_CQCMD_VIRTMAP) || !le64_to_cpu(wqe[4]))
+	if (!(hdr & IRDMA_CQCMD_VIRTMAP) && !le64_to_cpu(wqe[4]))
 		return sim_fail(res, SIM_MIN_BAD_PARAM);
 	if (xa_load(&sdev->cqs, id))
 		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
@@ -53,7 +66,7 @@ void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
 		.id = id,
 		.size = size,
 		.ctx = le64_to_cpu(wqe[1]),
-		.ring_pa = le64_to_cpu(wqe[4]),
+		.ring = sim_cq_ring(wqe),
 		.shadow_pa = le64_to_cpu(wqe[5]),
 		.ceq_id = FIELD_GET(IRDMA_CQCMD_CEQID, hdr),
 		.ceq_valid = !!(hdr & IRDMA_CQCMD_CEQIDVALID),
@@ -102,10 +115,10 @@ void sim_cq_modify(struct sim_dev *sdev, const __le64 *wqe,
 
 	if (!cq)
 		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
-	if (!(hdr & IRDMA_CQCMD_CQRESIZE) || (hdr & IRDMA_CQCMD_VIRTMAP) ||
-	    !size || size > IRDMA_MAX_CQ_SIZE + 1 || !le64_to_cpu(wqe[4]))
+	if (!(hdr & IRDMA_CQCMD_CQRESIZE) || !size || size > IRDMA_MAX_CQ_SIZE + 1 ||
+	    (!(hdr & IRDMA_CQCMD_VIRTMAP) && !le64_to_cpu(wqe[4])))
 		return sim_fail(res, SIM_MIN_BAD_PARAM);
-	cq->ring_pa = le64_to_cpu(wqe[4]);
+	cq->ring = sim_cq_ring(wqe);
 	cq->size = size;
 	cq->head = 0;
 	cq->polarity = true;
@@ -157,8 +170,7 @@ static void sim_cq_notify(struct sim_dev *sdev, struct sim_cq *cq)
  */
 int sim_cq_post(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe)
 {
-	u64 slot = cq->ring_pa + (u64)cq->head * IRDMA_CQE_SIZE;
-	u64 sa;
+	u64 slot, sa;
 	int i;
 
 	/*
@@ -172,6 +184,8 @@ int sim_cq_post(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe)
 	    FIELD_GET(IRDMA_CQ_DBSA_CQEIDX, sa) == (cq->head + 1) % cq->size)
 		return -ENOSPC;
 
+	if (sim_ring_pa(sdev, &cq->ring, (u64)cq->head * IRDMA_CQE_SIZE, &slot))
+		return -EFAULT;
 	for (i = 0; i < 3; i++)
 		if (sim_dma_write_qword(sdev, slot + 8 * i, cqe[i]))
 			return -EFAULT;
@@ -206,7 +220,7 @@ int sim_cq_post_ext(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe,
 {
 	u32 next = (cq->head + 1) % cq->size;
 	bool ext_pol = next ? cq->polarity : !cq->polarity;
-	u64 slot = cq->ring_pa + (u64)next * IRDMA_CQE_SIZE;
+	u64 slot;
 	u64 base[4] = { cqe[0], cqe[1], cqe[2], cqe[3] | IRDMA_CQE_EXTENDED };
 	u64 sa;
 	int i;
@@ -215,6 +229,8 @@ int sim_cq_post_ext(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe,
 	    (FIELD_GET(IRDMA_CQ_DBSA_CQEIDX, sa) == (cq->head + 2) % cq->size ||
 	     FIELD_GET(IRDMA_CQ_DBSA_CQEIDX, sa) == next))
 		return -ENOSPC;
+	if (sim_ring_pa(sdev, &cq->ring, (u64)next * IRDMA_CQE_SIZE, &slot))
+		return -EFAULT;
 	for (i = 0; i < 3; i++)
 		if (sim_dma_write_qword(sdev, slot + 8 * i, ext[i]))
 			return -EFAULT;

@@ -293,3 +293,32 @@ int sim_hmc_read_pble(struct sim_dev *sdev, u64 idx, u64 *val)
 		return -EFAULT;
 	return sim_dma_read_qword(sdev, pa, val);
 }
+
+/**
+ * sim_ring_pa - the host address of a byte of a queue's ring
+ * @sdev: the simulated function
+ * @ring: the ring
+ * @off: the byte's offset in the ring
+ * @pa: returns its DMA address
+ *
+ * Return: 0, or -EFAULT if a PBLE on the way is not there.
+ */
+int sim_ring_pa(struct sim_dev *sdev, const struct sim_ring *ring, u64 off,
+		u64 *pa)
+{
+	u64 page = off / IRDMA_HMC_PD_SIZE, idx = ring->base + page, leaf;
+
+	if (!ring->virt) {
+		*pa = ring->base + off;
+		return 0;
+	}
+	if (ring->levels > 1) {
+		if (sim_hmc_read_pble(sdev, ring->base + page / 512, &leaf))
+			return -EFAULT;
+		idx = leaf + page % 512;
+	}
+	if (sim_hmc_read_pble(sdev, idx, pa))
+		return -EFAULT;
+	*pa += off % IRDMA_HMC_PD_SIZE;
+	return 0;
+}

@@ -152,8 +152,8 @@ static int sim_qp_load_ctx(struct sim_dev *sdev, struct sim_qp *qp, u64 ctx_pa,
 		 FIELD_GET(IRDMA_QPC_PDIDX, le64_to_cpu(ctx[7]));
 	if (cqs) {
 		qp->rq_shift = FIELD_GET(IRDMA_QPC_RQWQESIZE, q);
-		qp->sq_pa = le64_to_cpu(ctx[1]);
-		qp->rq_pa = le64_to_cpu(ctx[2]);
+		qp->sq.base = le64_to_cpu(ctx[1]);
+		qp->rq.base = le64_to_cpu(ctx[2]);
 		q = le64_to_cpu(ctx[3]);
 		qp->sq_size = 4U << FIELD_GET(IRDMA_QPC_SQSIZE, q);
 		qp->rq_size = (4U << FIELD_GET(IRDMA_QPC_RQSIZE, q)) >> qp->rq_shift;
@@ -196,8 +196,7 @@ void sim_qp_create(struct sim_dev *sdev, const __le64 *wqe,
 	struct sim_qp *qp;
 
 	if (!sdev->hmc.committed || id >= sdev->hmc.cnt[IRDMA_HMC_QP] ||
-	    (type != IRDMA_QP_TYPE_ROCE_RC && type != IRDMA_QP_TYPE_ROCE_UD) ||
-	    (hdr & IRDMA_QPCMD_VQ))
+	    (type != IRDMA_QP_TYPE_ROCE_RC && type != IRDMA_QP_TYPE_ROCE_UD))
 		return sim_fail(res, SIM_MIN_BAD_PARAM);
 	if (xa_load(&sdev->qps, id))
 		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
@@ -210,8 +209,13 @@ void sim_qp_create(struct sim_dev *sdev, const __le64 *wqe,
 	qp->shadow_pa = le64_to_cpu(wqe[5]);
 	qp->sq_polarity = true;
 	qp->rq_polarity = true;
+	/* User QPs' rings are PBLE lists (one level). */
+	qp->sq.virt = !!(hdr & IRDMA_QPCMD_VQ);
+	qp->rq.virt = qp->sq.virt;
+	qp->sq.levels = 1;
+	qp->rq.levels = 1;
 	if (sim_qp_load_ctx(sdev, qp, le64_to_cpu(wqe[2]), true) ||
-	    qp->sq_size < 8 || qp->rq_size < 1 || !qp->sq_pa || !qp->rq_pa ||
+	    qp->sq_size < 8 || qp->rq_size < 1 || (!qp->sq.virt && (!qp->sq.base || !qp->rq.base)) ||
 	    !xa_load(&sdev->cqs, qp->scq) || !xa_load(&sdev->cqs, qp->rcq) ||
 	    sim_dma_write_qword(sdev, qp->shadow_pa, 0) ||
 	    xa_err(xa_store(&sdev->qps, id, qp, GFP_KERNEL))) {
@@ -270,12 +274,24 @@ void sim_qps_destroy_all(struct sim_dev *sdev)
 		kfree(xa_erase(&sdev->qps, id));
 }
 
+/* Where SQ quantum @idx, or RQ WQE @idx, lives. */
+static int sim_sq_addr(struct sim_dev *sdev, struct sim_qp *qp, u32 idx, u64 *pa)
+{
+	return sim_ring_pa(sdev, &qp->sq, (u64)idx * IRDMA_WQE_QUANTUM_SIZE, pa);
+}
+
+static int sim_rq_addr(struct sim_dev *sdev, struct sim_qp *qp, u32 idx, u64 *pa)
+{
+	return sim_ring_pa(sdev, &qp->rq,
+			   ((u64)idx << qp->rq_shift) * IRDMA_WQE_QUANTUM_SIZE, pa);
+}
+
 static u64 sim_sq_wqe_hdr(struct sim_dev *sdev, struct sim_qp *qp, u32 idx)
 {
-	u64 hdr = 0;
+	u64 hdr = 0, pa;
 
-	sim_dma_read_qword(sdev, qp->sq_pa + (u64)idx * IRDMA_WQE_QUANTUM_SIZE + 24,
-			   &hdr);
+	if (!sim_sq_addr(sdev, qp, idx, &pa))
+		sim_dma_read_qword(sdev, pa + 24, &hdr);
 	return hdr;
 }
 
@@ -310,7 +326,7 @@ void sim_qp_flush(struct sim_dev *sdev, const __le64 *wqe,
 	u64 hdr = le64_to_cpu(wqe[3]), codes = le64_to_cpu(wqe[2]);
 	struct sim_qp *qp = xa_load(&sdev->qps, FIELD_GET(IRDMA_QPCMD_QPID, hdr));
 	u64 cqe[4] = {};
-	u64 rqhdr = 0;
+	u64 rqhdr = 0, pa;
 
 	if (!qp)
 		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
@@ -324,8 +340,8 @@ void sim_qp_flush(struct sim_dev *sdev, const __le64 *wqe,
 		sim_qp_complete(sdev, qp, true, cqe, NULL);
 		res->min = IRDMA_FLUSH_DONE_SQ;
 	}
-	sim_dma_read_qword(sdev, qp->rq_pa + ((u64)qp->rq_head << qp->rq_shift) *
-			   IRDMA_WQE_QUANTUM_SIZE + 24, &rqhdr);
+	if (!sim_rq_addr(sdev, qp, qp->rq_head, &pa))
+		sim_dma_read_qword(sdev, pa + 24, &rqhdr);
 	if ((hdr & IRDMA_FLUSH_RQ) && sim_valid(rqhdr, qp->rq_polarity)) {
 		memset(cqe, 0, sizeof(cqe));
 		cqe[3] = IRDMA_CQE_ERROR |
@@ -378,10 +394,10 @@ struct sim_result {
 /* The RQ WQE at the head, if the driver has posted one. */
 static int sim_rq_peek(struct sim_dev *sdev, struct sim_qp *qp, __le64 *wqe)
 {
-	u64 base = qp->rq_pa + ((u64)qp->rq_head << qp->rq_shift) *
-		   IRDMA_WQE_QUANTUM_SIZE;
+	u64 base;
 
-	if (sim_dma_read(sdev, base, wqe, IRDMA_WQE_QUANTUM_SIZE << qp->rq_shift))
+	if (sim_rq_addr(sdev, qp, qp->rq_head, &base) ||
+	    sim_dma_read(sdev, base, wqe, IRDMA_WQE_QUANTUM_SIZE << qp->rq_shift))
 		return -EFAULT;
 	if (!sim_valid(le64_to_cpu(wqe[3]), qp->rq_polarity))
 		return -EAGAIN;
@@ -945,8 +961,7 @@ static bool sim_rnr(struct sim_qp *qp)
 static bool sim_sq_step(struct sim_dev *sdev, struct sim_qp *qp)
 {
 	__le64 wqe[IRDMA_MAX_QUANTA_PER_WR * 4];
-	u64 base = qp->sq_pa + (u64)qp->sq_tail * IRDMA_WQE_QUANTUM_SIZE;
-	u64 hdr = sim_sq_wqe_hdr(sdev, qp, qp->sq_tail), cqe[4] = {};
+	u64 hdr = sim_sq_wqe_hdr(sdev, qp, qp->sq_tail), cqe[4] = {}, base;
 	struct sim_result r = {};
 	u32 quanta, i;
 
@@ -956,7 +971,8 @@ static bool sim_sq_step(struct sim_dev *sdev, struct sim_qp *qp)
 		return false;
 	quanta = sim_wqe_quanta(hdr);
 	dma_rmb();
-	if (sim_dma_read(sdev, base, wqe, quanta * IRDMA_WQE_QUANTUM_SIZE))
+	if (sim_sq_addr(sdev, qp, qp->sq_tail, &base) ||
+	    sim_dma_read(sdev, base, wqe, quanta * IRDMA_WQE_QUANTUM_SIZE))
 		return false;
 	/* Each further quantum's last qword says it is written. */
 	for (i = 1; i < quanta; i++)

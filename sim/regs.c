@@ -28,6 +28,20 @@ void sim_regs_reset(struct sim_dev *sdev)
 	sim_wr32(sdev, IRDMA_PFPE_CCQPLOW, SIM_DB_IDLE);
 	sim_wr32(sdev, IRDMA_PFPE_CQARM, SIM_DB_IDLE);
 	sim_wr32(sdev, IRDMA_PFPE_WQEALLOC, SIM_DB_IDLE);
+	sim_wr32(sdev, IRDMA_DB_WQE_ALLOC, SIM_DB_IDLE);
+	sim_wr32(sdev, IRDMA_DB_CQ_ARM, SIM_DB_IDLE);
+}
+
+/* A doorbell rang if it no longer reads idle; it is reset to idle. */
+static bool sim_db_taken(struct sim_dev *sdev, u32 reg)
+{
+	u32 val = sim_rd32(sdev, reg);
+
+	if (val == SIM_DB_IDLE)
+		return false;
+	trace_irdma_sim_reg(sdev->id, reg, val);
+	sim_wr32(sdev, reg, SIM_DB_IDLE);
+	return true;
 }
 
 /* CCQPHIGH then CCQPLOW create the CQP; zeros in both destroy it. */
@@ -66,18 +80,14 @@ bool sim_regs_poll(struct sim_dev *sdev)
 
 	work |= sim_regs_poll_cqp_ctx(sdev);
 	work |= sim_cqp_run(sdev);
-	if (sim_rd32(sdev, IRDMA_PFPE_CQARM) != SIM_DB_IDLE) {
-		trace_irdma_sim_reg(sdev->id, IRDMA_PFPE_CQARM,
-				    sim_rd32(sdev, IRDMA_PFPE_CQARM));
-		sim_wr32(sdev, IRDMA_PFPE_CQARM, SIM_DB_IDLE);
+	/* The kernel's and user space's CQ arm doorbells. */
+	if (sim_db_taken(sdev, IRDMA_PFPE_CQARM) | sim_db_taken(sdev, IRDMA_DB_CQ_ARM)) {
 		sim_cq_check_arms(sdev);
 		work = true;
 	}
-	/* Doorbells only wake the engine: it walks every SQ by valid bits. */
-	if (sim_rd32(sdev, IRDMA_PFPE_WQEALLOC) != SIM_DB_IDLE) {
-		sim_wr32(sdev, IRDMA_PFPE_WQEALLOC, SIM_DB_IDLE);
+	/* SQ doorbells only wake the engine: it walks every SQ by valid bits. */
+	if (sim_db_taken(sdev, IRDMA_PFPE_WQEALLOC) | sim_db_taken(sdev, IRDMA_DB_WQE_ALLOC))
 		work = true;
-	}
 	work |= sim_qps_run(sdev);
 	work |= sim_vectors_poll(sdev);
 	return work;

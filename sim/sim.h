@@ -53,9 +53,21 @@ struct sim_cqp {
 };
 
 /**
+ * struct sim_ring - where a queue's ring lives
+ * @base: its DMA address, or (@virt) the index of its first PBLE
+ * @virt: described by PBLEs, one per 4 KiB page
+ * @levels: PBLE levels (1, or 2/3 for two)
+ */
+struct sim_ring {
+	u64 base;
+	bool virt;
+	u8 levels;
+};
+
+/**
  * struct sim_cq - a completion queue
  * @id: CQ number
- * @ring_pa: DMA address of the CQE ring
+ * @ring: the CQE ring
  * @size: CQEs in the ring
  * @shadow_pa: DMA address of the shadow area
  * @ctx: the context CEQEs report for this CQ
@@ -71,7 +83,7 @@ struct sim_cqp {
  */
 struct sim_cq {
 	u32 id;
-	u64 ring_pa;
+	struct sim_ring ring;
 	u32 size;
 	u64 shadow_pa;
 	u64 ctx;
@@ -92,11 +104,11 @@ struct sim_cq {
  * @type: enum irdma_qp_hw_type
  * @state: enum irdma_qp_hw_state
  * @shadow_pa: the shadow area (the engine's SQ position goes there)
- * @sq_pa: SQ ring
+ * @sq: SQ ring
  * @sq_size: SQ quanta
  * @sq_tail: next SQ quantum to execute
  * @sq_polarity: valid bit of the current pass over the SQ
- * @rq_pa: RQ ring
+ * @rq: RQ ring
  * @rq_size: RQ WQEs
  * @rq_shift: an RQ WQE is 1 << @rq_shift quanta
  * @rq_head: next RQ WQE to fill
@@ -122,11 +134,11 @@ struct sim_qp {
 	u8 type;
 	u8 state;
 	u64 shadow_pa;
-	u64 sq_pa;
+	struct sim_ring sq;
 	u32 sq_size;
 	u32 sq_tail;
 	bool sq_polarity;
-	u64 rq_pa;
+	struct sim_ring rq;
 	u32 rq_size;
 	u8 rq_shift;
 	u32 rq_head;
@@ -428,6 +440,8 @@ void sim_hmc_manage_arp(struct sim_dev *sdev, const __le64 *wqe,
 			struct sim_cqp_result *res);
 int sim_hmc_fpm_to_pa(struct sim_dev *sdev, u64 fpm, u64 *pa, u32 *contig);
 int sim_hmc_read_pble(struct sim_dev *sdev, u64 idx, u64 *val);
+int sim_ring_pa(struct sim_dev *sdev, const struct sim_ring *ring, u64 off,
+		u64 *pa);
 
 /* cq.c */
 void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
