@@ -101,7 +101,8 @@ void irdma_qp_ctx_write(__le64 *ctx, const struct irdma_qp_hw_info *info)
 static u64 irdma_qp_hdr(const struct irdma_qp_hw_info *info)
 {
 	return FIELD_PREP(IRDMA_QPCMD_QPID, info->id) |
-	       FIELD_PREP(IRDMA_QPCMD_QPTYPE, info->type);
+	       FIELD_PREP(IRDMA_QPCMD_QPTYPE, info->type) |
+	       FIELD_PREP(IRDMA_QPCMD_VQ, info->vq);
 }
 
 /**

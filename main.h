@@ -510,6 +510,7 @@ void irdma_build_destroy_aeq(struct irdma_cqp_wqe *cmd, u32 size);
  * @compl_ctx: the value CQEs carry for the QP
  * @qs_handle: transmit scheduler queue set
  * @kernel: a kernel QP (privileged: STag 0, fast registration)
+ * @vq: the rings are PBLE lists (@sq_pa, @rq_pa are PBLE indexes)
  * @mac: source MAC address
  * @mss: path MTU in bytes
  * @ipv4: the addresses are IPv4 (in word 3)
@@ -549,6 +550,7 @@ struct irdma_qp_hw_info {
 	u64 compl_ctx;
 	u16 qs_handle;
 	bool kernel;
+	bool vq;
 	u8 mac[ETH_ALEN];
 	u16 mss;
 	bool ipv4;

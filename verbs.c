@@ -334,6 +334,10 @@ static int irdma_alloc_ucontext(struct ib_ucontext *ibuctx,
 	if (udata->outlen == min_resp)
 		return -EOPNOTSUPP;
 	uctx->abi_ver = req.userspace_ver;
+	uctx->use_raw_attrs = req.comp_mask & IRDMA_ALLOC_UCTX_USE_RAW_ATTR;
+	spin_lock_init(&uctx->reg_lock);
+	INIT_LIST_HEAD(&uctx->qp_regs);
+	INIT_LIST_HEAD(&uctx->cq_regs);
 
 	uctx->db_entry = irdma_mmap_entry_insert(uctx, IRDMA_DB_ADDR_OFFSET,
 						 &resp.db_mmap_key);
@@ -422,13 +426,6 @@ static void irdma_mmap_free(struct rdma_user_mmap_entry *rdma_entry)
  * Queues, memory registration and the data path arrive with the kernel
  * verbs; until then ib_core gets a clear "not supported".
  */
-static struct ib_mr *irdma_reg_user_mr(struct ib_pd *pd, u64 start, u64 len,
-				       u64 virt, int access,
-				       struct ib_udata *udata)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
 /**
  * irdma_ib_dealloc_device - ib_core is done with the device: free the hardware
  * @ibdev: the device

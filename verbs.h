@@ -71,6 +71,7 @@ struct irdma_cq_buf {
  * @armed_solicited: the request is for a solicited completion only
  * @refs: holders besides the owner (event delivery)
  * @unused: the last reference went away
+ * @user: a user-space CQ (its provider polls and arms it)
  */
 struct irdma_cq {
 	struct ib_cq ibcq;
@@ -87,6 +88,7 @@ struct irdma_cq {
 	bool armed_solicited;
 	refcount_t refs;
 	struct completion unused;
+	bool user;
 };
 
 /**
@@ -118,6 +120,9 @@ struct irdma_cq {
  * @flush_work: completes in software what the hardware did not flush
  * @refs: holders of the QP besides its owner
  * @unused: the last reference went away
+ * @user: a user-space QP (its rings are the provider's)
+ * @user_sq_size: a user QP's SQ in WQEs of the largest size
+ * @user_rq_size: a user QP's RQ in WQEs
  */
 struct irdma_qp {
 	struct ib_qp ibqp;
@@ -146,6 +151,9 @@ struct irdma_qp {
 	struct delayed_work flush_work;
 	refcount_t refs;
 	struct completion unused;
+	bool user;
+	u32 user_sq_size;
+	u32 user_rq_size;
 };
 
 /**
@@ -170,6 +178,13 @@ struct irdma_ah {
  * @page_size: the page size of the last mapping
  * @first_page: the first page of the last mapping
  * @dma_mr: registers all of memory
+ * @umem: pinned user memory
+ * @reg_type: what user memory registers (enum irdma_memreg_type)
+ * @user_base: the user address of a queue registration
+ * @reg_list: entry in its context's queue registrations
+ * @sq_pages: pages of a QP's SQ
+ * @rq_page: the first page of a QP's RQ
+ * @shadow: a QP's shadow area
  */
 struct irdma_mr {
 	struct ib_mr ibmr;
@@ -180,6 +195,13 @@ struct irdma_mr {
 	u32 page_size;
 	u64 first_page;
 	bool dma_mr;
+	struct ib_umem *umem;
+	u8 reg_type;
+	u64 user_base;
+	struct list_head reg_list;
+	u32 sq_pages;
+	u64 rq_page;
+	u64 shadow;
 };
 
 /**
@@ -230,11 +252,19 @@ static inline struct irdma_mr *to_iwmr(struct ib_mr *ibmr)
  * @ibucontext: ib_core's part
  * @db_entry: the doorbell page's mmap entry
  * @abi_ver: the provider's ABI version
+ * @use_raw_attrs: the provider sends QP capacities as asked (else depths)
+ * @reg_lock: the queue registrations
+ * @qp_regs: registered QP rings, by user address
+ * @cq_regs: registered CQ rings and shadow areas, by user address
  */
 struct irdma_ucontext {
 	struct ib_ucontext ibucontext;
 	struct rdma_user_mmap_entry *db_entry;
 	u8 abi_ver;
+	bool use_raw_attrs;
+	spinlock_t reg_lock; /* the queue registrations */
+	struct list_head qp_regs;
+	struct list_head cq_regs;
 };
 
 /**
@@ -303,6 +333,18 @@ int irdma_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 		    unsigned int *sg_offset);
 int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 int irdma_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
+int irdma_create_stag(struct irdma_fn *fn, u32 *stag);
+void irdma_free_stag(struct irdma_fn *fn, u32 stag);
+int irdma_hwreg_mr(struct irdma_fn *fn, struct irdma_mr *mr,
+		   struct ib_pd *pd, int access, u64 va, u64 len);
+
+/* verbs_user.c */
+struct ib_mr *irdma_reg_user_mr(struct ib_pd *pd, u64 start, u64 len, u64 virt,
+				int access, struct ib_udata *udata);
+void irdma_dereg_user_queue(struct irdma_mr *mr, struct ib_udata *udata);
+int irdma_user_cq_rings(struct ib_udata *udata, struct irdma_cq_hw_info *hw);
+int irdma_setup_umode_qp(struct ib_udata *udata, struct irdma_qp *qp,
+			 struct ib_qp_init_attr *init_attr);
 int irdma_dealloc_mw(struct ib_mw *ibmw);
 
 /* verbs_mcast.c */

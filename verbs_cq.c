@@ -8,6 +8,7 @@
 #include <linux/if_vlan.h>
 #include <rdma/ib_pack.h>
 #include <rdma/uverbs_ioctl.h>
+#include <uapi/rdma/irdma-abi.h>
 
 #include "verbs.h"
 
@@ -107,6 +108,76 @@ static void irdma_cq_free_rsrc(struct irdma_fn *fn, struct irdma_cq *cq,
 
 static void irdma_cq_free_retired(struct work_struct *work);
 
+/* The CQ's events reach it from now on. */
+static void irdma_cq_publish(struct irdma_cq *cq)
+{
+	refcount_set(&cq->refs, 1);
+}
+
+static void irdma_cq_init_sw(struct irdma_cq *cq)
+{
+	spin_lock_init(&cq->lock);
+	INIT_LIST_HEAD(&cq->resize_list);
+	INIT_LIST_HEAD(&cq->retired);
+	INIT_WORK(&cq->free_work, irdma_cq_free_retired);
+	INIT_LIST_HEAD(&cq->sw_cqes);
+	refcount_set(&cq->refs, 0);
+	init_completion(&cq->unused);
+}
+
+/*
+ * A user CQ: its ring and shadow area are memory the provider registered;
+ * the provider polls and arms it itself.
+ */
+static int irdma_create_user_cq(struct ib_cq *ibcq,
+				const struct ib_cq_init_attr *attr,
+				struct ib_udata *udata)
+{
+	struct irdma_fn *fn = &to_iwdev(ibcq->device)->fn;
+	struct irdma_cq *cq = to_iwcq(ibcq);
+	struct irdma_create_cq_resp resp = {};
+	struct irdma_cqp_wqe cmd;
+	int err;
+
+	if (udata->outlen < offsetofend(struct irdma_create_cq_resp, cq_size))
+		return -EINVAL;
+	irdma_cq_init_sw(cq);
+	cq->user = true;
+	err = irdma_user_cq_rings(udata, &cq->hw);
+	if (err)
+		return err;
+	err = irdma_cq_alloc_id(fn, cq);
+	if (err)
+		return err;
+	cq->hw.size = max(attr->cqe, 4);
+	cq->hw.ctx = irdma_cq_ctx(cq->hw.id, ++fn->cq_gen);
+	cq->hw.ceq_id = attr->comp_vector < fn->ceq_count ? attr->comp_vector : 0;
+	cq->hw.ceq_valid = true;
+	cq->hw.ceqe_mask = true;
+	cq->hw.shadow_threshold = min_t(u32, cq->hw.size / 2, IRDMA_MAX_CQ_READ_THRESH);
+	cq->hw.vsi = fn->res.vsi_num;
+	ibcq->cqe = cq->hw.size;
+
+	irdma_build_create_cq(&cmd, &cq->hw);
+	err = irdma_cqp_exec(fn, &cmd, NULL);
+	if (err)
+		goto free_id;
+	resp.cq_id = cq->hw.id;
+	resp.cq_size = cq->hw.size;
+	if (ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen))) {
+		irdma_build_destroy_cq(&cmd, &cq->hw);
+		irdma_cqp_exec(fn, &cmd, NULL);
+		err = -EPROTO;
+		goto free_id;
+	}
+	irdma_cq_publish(cq);
+	return 0;
+
+free_id:
+	xa_erase_irq(&fn->cq_table, cq->hw.id);
+	return err;
+}
+
 /**
  * irdma_create_cq - create a completion queue
  * @ibcq: the CQ ib_core allocated
@@ -120,6 +191,7 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		    struct uverbs_attr_bundle *attrs)
 {
 	struct irdma_device *iwdev = to_iwdev(ibcq->device);
+	struct ib_udata *udata = attrs ? &attrs->driver_udata : NULL;
 	struct irdma_fn *fn = &iwdev->fn;
 	struct irdma_cq *cq = to_iwcq(ibcq);
 	struct irdma_cqp_wqe cmd;
@@ -128,19 +200,12 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 
 	if (attr->flags)
 		return -EOPNOTSUPP;
-	if (attrs && attrs->driver_udata.inlen)
-		return -EOPNOTSUPP;
 	if (attr->cqe < 1 || attr->cqe > iwdev->ibdev.attrs.max_cqe)
 		return -EINVAL;
+	if (udata && udata->inlen)
+		return irdma_create_user_cq(ibcq, attr, udata);
 
-	spin_lock_init(&cq->lock);
-	INIT_LIST_HEAD(&cq->resize_list);
-	INIT_LIST_HEAD(&cq->retired);
-	INIT_WORK(&cq->free_work, irdma_cq_free_retired);
-	INIT_LIST_HEAD(&cq->sw_cqes);
-	refcount_set(&cq->refs, 0);
-	init_completion(&cq->unused);
-
+	irdma_cq_init_sw(cq);
 	err = irdma_cq_alloc_id(fn, cq);
 	if (err)
 		return err;
@@ -169,8 +234,7 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	err = irdma_cqp_exec(fn, &cmd, NULL);
 	if (err)
 		goto free_id;
-	/* Events may reach it from now on. */
-	refcount_set(&cq->refs, 1);
+	irdma_cq_publish(cq);
 	return 0;
 
 free_id:
@@ -259,7 +323,7 @@ int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
 	if (!(fn->uk_attrs.feature_flags & IRDMA_FEATURE_CQ_RESIZE))
 		return -EOPNOTSUPP;
 	if (udata && udata->inlen)
-		return -EOPNOTSUPP;
+		return -EOPNOTSUPP;	/* user CQs: not yet */
 	if (entries < 1 || entries > to_iwdev(ibcq->device)->ibdev.attrs.max_cqe)
 		return -EINVAL;
 	slots = irdma_cq_slots(fn, entries);
@@ -547,6 +611,9 @@ int irdma_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *entry)
 	unsigned long flags;
 	int n;
 
+	/* A user CQ's ring is not mapped here: its provider polls it. */
+	if (cq->user)
+		return -EOPNOTSUPP;
 	spin_lock_irqsave(&cq->lock, flags);
 	n = __irdma_poll_cq(cq, num_entries, entry);
 	spin_unlock_irqrestore(&cq->lock, flags);
@@ -606,6 +673,8 @@ int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 	unsigned long irqflags;
 	int ret = 0;
 
+	if (cq->user)
+		return -EOPNOTSUPP;
 	spin_lock_irqsave(&cq->lock, irqflags);
 	/* Arm once; a request for any event widens a solicited one. */
 	if (!cq->armed || (cq->armed_solicited && !solicited)) {

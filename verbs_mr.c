@@ -5,6 +5,8 @@
  */
 #include <linux/log2.h>
 #include <linux/random.h>
+#include <rdma/ib_umem.h>
+#include <uapi/rdma/irdma-abi.h>
 
 #include "verbs.h"
 
@@ -26,7 +28,7 @@ static u32 irdma_stag_index_mask(struct irdma_fn *fn)
  *
  * Return: 0, or -ENOMEM when every index is in use.
  */
-static int irdma_create_stag(struct irdma_fn *fn, u32 *stag)
+int irdma_create_stag(struct irdma_fn *fn, u32 *stag)
 {
 	u32 max = fn->hmc.obj[IRDMA_HMC_MR].cnt;
 	u32 mask = irdma_stag_index_mask(fn);
@@ -47,7 +49,7 @@ static int irdma_create_stag(struct irdma_fn *fn, u32 *stag)
  * @fn: the function
  * @stag: the key
  */
-static void irdma_free_stag(struct irdma_fn *fn, u32 stag)
+void irdma_free_stag(struct irdma_fn *fn, u32 stag)
 {
 	ida_free(&fn->mr_ids, (stag & irdma_stag_index_mask(fn)) >> 8);
 }
@@ -63,8 +65,8 @@ static void irdma_free_stag(struct irdma_fn *fn, u32 stag)
  *
  * Return: 0 or the CQP's error.
  */
-static int irdma_hwreg_mr(struct irdma_fn *fn, struct irdma_mr *mr,
-			  struct ib_pd *pd, int access, u64 va, u64 len)
+int irdma_hwreg_mr(struct irdma_fn *fn, struct irdma_mr *mr,
+		   struct ib_pd *pd, int access, u64 va, u64 len)
 {
 	struct irdma_stag_info info = {
 		.stag = mr->stag,
@@ -263,12 +265,20 @@ int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct irdma_cqp_wqe cmd;
 	int err;
 
+	/* Queue registrations have no key: they only described rings. */
+	if (mr->umem && mr->reg_type != IRDMA_MEMREG_TYPE_MEM) {
+		irdma_dereg_user_queue(mr, udata);
+		ib_umem_release(mr->umem);
+		kfree(mr);
+		return 0;
+	}
 	irdma_build_dealloc_stag(&cmd, mr->stag, to_iwpd(ibmr->pd)->id, true);
 	err = irdma_cqp_exec(fn, &cmd, NULL);
 	if (err)
 		return err;
 	irdma_free_stag(fn, mr->stag);
 	irdma_pble_free(fn, &mr->pble);
+	ib_umem_release(mr->umem);
 	kfree(mr);
 	return 0;
 }

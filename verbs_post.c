@@ -145,6 +145,11 @@ int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	unsigned long flags;
 	int err = 0;
 
+	/* A user QP's rings are its provider's to fill. */
+	if (qp->user) {
+		*bad_wr = wr;
+		return -EOPNOTSUPP;
+	}
 	spin_lock_irqsave(&qp->lock, flags);
 	for (; wr; wr = wr->next) {
 		err = irdma_post_one_send(qp, wr);
@@ -178,6 +183,10 @@ int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	unsigned long flags;
 	int err = 0;
 
+	if (qp->user) {
+		*bad_wr = wr;
+		return -EOPNOTSUPP;
+	}
 	spin_lock_irqsave(&qp->lock, flags);
 	for (; wr; wr = wr->next) {
 		err = irdma_copy_sges(wr->sg_list, wr->num_sge, sg);

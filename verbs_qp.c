@@ -6,6 +6,7 @@
 #include <linux/if_vlan.h>
 #include <linux/log2.h>
 #include <rdma/ib_cache.h>
+#include <uapi/rdma/irdma-abi.h>
 
 #include "verbs.h"
 
@@ -17,6 +18,12 @@
 #define IRDMA_WS_ROOT		0
 #define IRDMA_WS_VSI_NODE	1
 #define IRDMA_WS_LEAF_NODE	2
+#define IRDMA_NO_PUSH_PAGE	0xffff
+/* What a user QP can do, as the provider learns it. */
+#define IRDMA_QP_CAP_WRITE_WITH_IMM	BIT(0)
+#define IRDMA_QP_CAP_SEND_WITH_IMM	BIT(1)
+#define IRDMA_QP_CAP_ROCE		BIT(2)
+#define IRDMA_QP_CAP_PUSH_MODE		BIT(3)
 
 static int irdma_validate_qp_attrs(struct irdma_device *iwdev,
 				   const struct ib_qp_init_attr *init_attr)
@@ -234,14 +241,33 @@ static void irdma_qp_ctx_sync(struct irdma_qp *qp)
 static void irdma_qp_ae_work(struct work_struct *work);
 static void irdma_qp_flush_work(struct work_struct *work);
 
+/* What a user QP's provider learns at creation. */
+static int irdma_create_qp_resp(struct irdma_qp *qp, struct ib_udata *udata)
+{
+	struct irdma_create_qp_resp resp = {
+		.qp_id = qp->id,
+		.actual_sq_size = qp->user_sq_size,
+		.actual_rq_size = qp->user_rq_size,
+		.push_idx = IRDMA_NO_PUSH_PAGE,
+		.qp_caps = IRDMA_QP_CAP_SEND_WITH_IMM | IRDMA_QP_CAP_ROCE |
+			   IRDMA_QP_CAP_PUSH_MODE,
+	};
+
+	if (qp->ibqp.qp_type == IB_QPT_RC)
+		resp.qp_caps |= IRDMA_QP_CAP_WRITE_WITH_IMM;
+	return ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen)) ?
+	       -EPROTO : 0;
+}
+
 /**
- * irdma_create_qp - create a kernel queue pair
+ * irdma_create_qp - create a queue pair
  * @ibqp: the QP ib_core allocated
  * @init_attr: type, CQs and capacities; the capacities are updated
- * @udata: user-space request (not for kernel QPs)
+ * @udata: a user QP's request (its registered rings); NULL for the kernel
  *
  * Return: 0, -EOPNOTSUPP for flags, types or SRQs the device does not
- * take, -EINVAL for capacities beyond it, -ENOSPC when no QP number is
+ * take, -EINVAL for capacities beyond it or a short user request,
+ * -ENODATA for user rings never registered, -ENOSPC when no QP number is
  * free (-EBUSY for a second GSI QP), -ENOMEM, or the CQP's error.
  */
 int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
@@ -257,8 +283,10 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	err = irdma_validate_qp_attrs(iwdev, init_attr);
 	if (err)
 		return err;
-	if (udata && (udata->inlen || udata->outlen))
-		return -EOPNOTSUPP;
+	if (udata && (udata->inlen < offsetofend(struct irdma_create_qp_req, user_compl_ctx) ||
+		      udata->outlen < offsetofend(struct irdma_create_qp_resp, rsvd)))
+		return -EINVAL;
+	qp->user = !!udata;
 
 	qp->iwdev = iwdev;
 	spin_lock_init(&qp->lock);
@@ -278,7 +306,10 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	err = irdma_dma_alloc(fn, &qp->ctx, IRDMA_QP_CTX_BLOCK, GFP_KERNEL);
 	if (err)
 		goto free_id;
-	err = irdma_setup_kmode_qp(iwdev, qp, init_attr);
+	if (qp->user)
+		err = irdma_setup_umode_qp(udata, qp, init_attr);
+	else
+		err = irdma_setup_kmode_qp(iwdev, qp, init_attr);
 	if (err)
 		goto free_rsrc;
 
@@ -290,9 +321,10 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	if (!rdma_protocol_roce(ibqp->device, 1))
 		qp->hw.type = IRDMA_QP_TYPE_IWARP;
 	qp->hw.ctx_pa = qp->ctx.pa + IRDMA_QP_CTX_BLOCK / 2;
-	qp->hw.compl_ctx = (uintptr_t)qp;
+	if (!qp->user)
+		qp->hw.compl_ctx = (uintptr_t)qp;
 	qp->hw.qs_handle = fn->qs_handle;
-	qp->hw.kernel = true;
+	qp->hw.kernel = !qp->user;
 	ether_addr_copy(qp->hw.mac, fn->res.netdev->dev_addr);
 	qp->hw.mss = ib_mtu_enum_to_int(ib_mtu_int_to_enum(fn->res.netdev->mtu));
 	qp->hw.src_port = IRDMA_DEFAULT_SRC_PORT;
@@ -323,6 +355,15 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	qp->attr.cap = init_attr->cap;
 	qp->ib_state = IB_QPS_RESET;
 	qp->hw_state = IRDMA_QPS_INVALID;
+	if (qp->user) {
+		err = irdma_create_qp_resp(qp, udata);
+		if (err) {
+			irdma_build_destroy_qp(&cmd, &qp->hw);
+			hw_done = !irdma_cqp_exec(fn, &cmd, NULL);
+			irdma_ws_put(fn);
+			goto free_rsrc;
+		}
+	}
 	xa_store_irq(&fn->qp_table, qp->id, qp, GFP_KERNEL);
 	return 0;
 
@@ -455,8 +496,19 @@ static void irdma_qp_flush(struct irdma_qp *qp)
 
 	irdma_build_flush_wqes(&cmd, qp->id, true, true, sq_minor, rq_minor);
 	irdma_cqp_exec(fn, &cmd, NULL);
-	mod_delayed_work(system_wq, &qp->flush_work,
-			 msecs_to_jiffies(IRDMA_FLUSH_DELAY_MS));
+	/* A user QP's provider completes what is left itself. */
+	if (!qp->user)
+		mod_delayed_work(system_wq, &qp->flush_work,
+				 msecs_to_jiffies(IRDMA_FLUSH_DELAY_MS));
+}
+
+static void irdma_qp_reflush(struct irdma_qp *qp, bool sq, bool rq)
+{
+	struct irdma_cqp_wqe cmd;
+
+	irdma_build_flush_wqes(&cmd, qp->id, sq, rq, IRDMA_FLUSH_GENERAL_ERR,
+			       IRDMA_FLUSH_GENERAL_ERR);
+	irdma_cqp_exec(&qp->iwdev->fn, &cmd, NULL);
 }
 
 static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 next, u32 flags)
@@ -579,14 +631,27 @@ out:
 int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		    int attr_mask, struct ib_udata *udata)
 {
+	struct irdma_modify_qp_resp resp = {};
+	struct irdma_modify_qp_req req = {};
 	struct irdma_qp *qp = to_iwqp(ibqp);
 	int err;
 
-	if (udata && (udata->inlen || udata->outlen))
-		return -EOPNOTSUPP;
+	if (udata && ((udata->inlen && udata->inlen < offsetofend(typeof(req), rq_flush)) ||
+		      (udata->outlen && udata->outlen < offsetofend(typeof(resp), push_valid))))
+		return -EINVAL;
+	if (udata && udata->inlen &&
+	    ib_copy_from_udata(&req, udata, min(sizeof(req), udata->inlen)))
+		return -EFAULT;
 	if (!rdma_protocol_roce(ibqp->device, 1))
 		return -EOPNOTSUPP;
 	err = irdma_modify_qp_roce(qp, attr, attr_mask);
+	/* A provider asks to flush again what it posted after the flush. */
+	if (!err && qp->user && (req.sq_flush || req.rq_flush) &&
+	    qp->hw_state == IRDMA_QPS_ERROR)
+		irdma_qp_reflush(qp, req.sq_flush, req.rq_flush);
+	if (!err && udata && udata->outlen &&
+	    ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen)))
+		err = -EPROTO;
 	if (!err) {
 		attr_mask &= IB_QP_ATTR_STANDARD_BITS;
 		if (attr_mask & IB_QP_AV)
@@ -695,9 +760,11 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	xa_erase_irq(&fn->qp_table, qp->id);
 	cancel_work_sync(&qp->ae_work);
 	cancel_delayed_work_sync(&qp->flush_work);
-	irdma_clean_cqes(qp, qp->send_cq);
-	if (qp->recv_cq != qp->send_cq)
-		irdma_clean_cqes(qp, qp->recv_cq);
+	if (!qp->user) {
+		irdma_clean_cqes(qp, qp->send_cq);
+		if (qp->recv_cq != qp->send_cq)
+			irdma_clean_cqes(qp, qp->recv_cq);
+	}
 	irdma_qp_put(qp);
 	wait_for_completion(&qp->unused);
 

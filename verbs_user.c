@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * User memory: regions registered by user space, and the rings of user
+ * CQs and QPs, which libirdma registers as memory of the CQ and QP types
+ * before creating the queue. Pages go to the hardware as one address
+ * when they are contiguous, else as a PBLE list.
+ */
+#include <linux/log2.h>
+#include <rdma/ib_umem.h>
+#include <rdma/iter.h>
+#include <rdma/uverbs_ioctl.h>
+#include <uapi/rdma/irdma-abi.h>
+
+#include "verbs.h"
+
+/**
+ * irdma_copy_user_pgaddrs - the DMA addresses of a region's pages
+ * @mr: the region, its umem pinned
+ * @pgsz: the page size to cut it into
+ * @addrs: returns the addresses (kvfree() them)
+ *
+ * Return: the number of pages, or -ENOMEM.
+ */
+static int irdma_copy_user_pgaddrs(struct irdma_mr *mr, unsigned long pgsz,
+				   u64 **addrs)
+{
+	struct ib_block_iter biter;
+	u32 n = ib_umem_num_dma_blocks(mr->umem, pgsz), i = 0;
+
+	*addrs = kvcalloc(n, sizeof(**addrs), GFP_KERNEL);
+	if (!*addrs)
+		return -ENOMEM;
+	rdma_umem_for_each_dma_block(mr->umem, &biter, pgsz)
+		(*addrs)[i++] = rdma_block_iter_dma_address(&biter);
+	return i;
+}
+
+/**
+ * irdma_check_mem_contiguous - the pages follow one another
+ * @addrs: page addresses
+ * @n: how many
+ * @pgsz: the page size
+ *
+ * Return: true if page i + 1 starts where page i ends, for all.
+ */
+static bool irdma_check_mem_contiguous(const u64 *addrs, u32 n, u64 pgsz)
+{
+	u32 i;
+
+	for (i = 1; i < n; i++)
+		if (addrs[i] != addrs[0] + i * pgsz)
+			return false;
+	return true;
+}
+
+/**
+ * irdma_setup_pbles - describe pages to the hardware
+ * @fn: the function
+ * @mr: the registration
+ * @addrs: its page addresses
+ * @n: how many
+ * @pgsz: the page size
+ * @lvl1_only: a list of one level is required
+ *
+ * One page, or contiguous pages, need no list.
+ *
+ * Return: 0, or the PBLE pool's error.
+ */
+static int irdma_setup_pbles(struct irdma_fn *fn, struct irdma_mr *mr,
+			     const u64 *addrs, u32 n, u64 pgsz, bool lvl1_only)
+{
+	u32 i;
+	int err;
+
+	mr->first_page = addrs[0];
+	if (n == 1 || irdma_check_mem_contiguous(addrs, n, pgsz))
+		return 0;
+	err = irdma_pble_alloc(fn, n, lvl1_only, &mr->pble);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++)
+		irdma_pble_set_page(fn, &mr->pble, i, addrs[i]);
+	return 0;
+}
+
+/**
+ * irdma_get_pbl - a queue registration by its user address
+ * @va: the address user space registered the ring at
+ * @list: the context's registrations of that queue type
+ *
+ * Context: the list's lock held.
+ * Return: the registration, or NULL.
+ */
+static struct irdma_mr *irdma_get_pbl(u64 va, struct list_head *list)
+{
+	struct irdma_mr *mr;
+
+	list_for_each_entry(mr, list, reg_list)
+		if (mr->user_base == va)
+			return mr;
+	return NULL;
+}
+
+/**
+ * irdma_del_memlist - take a queue registration off its context's list
+ * @mr: the registration
+ * @uctx: the context
+ */
+static void irdma_del_memlist(struct irdma_mr *mr, struct irdma_ucontext *uctx)
+{
+	spin_lock(&uctx->reg_lock);
+	if (!list_empty(&mr->reg_list))
+		list_del_init(&mr->reg_list);
+	spin_unlock(&uctx->reg_lock);
+}
+
+/* Queue registrations: where the rings and the shadow area are. */
+static int irdma_handle_q_mem(struct irdma_fn *fn, struct irdma_mr *mr,
+			      const struct irdma_mem_reg_req *req,
+			      struct irdma_ucontext *uctx)
+{
+	bool qp = req->reg_type == IRDMA_MEMREG_TYPE_QP;
+	u32 ring = qp ? req->sq_pages + req->rq_pages : req->cq_pages;
+	/* A QP's shadow area is the page after its rings; a CQ's is its own. */
+	bool shadow_follows = qp;
+	u64 *addrs;
+	int n, err;
+
+	n = irdma_copy_user_pgaddrs(mr, PAGE_SIZE, &addrs);
+	if (n < 0)
+		return n;
+	err = -EINVAL;
+	if (!ring || ring + shadow_follows > n)
+		goto out;
+	err = irdma_setup_pbles(fn, mr, addrs, ring, PAGE_SIZE, true);
+	if (err)
+		goto out;
+	mr->sq_pages = qp ? req->sq_pages : 0;
+	mr->rq_page = qp ? addrs[req->sq_pages] : 0;
+	mr->shadow = shadow_follows ? addrs[ring] : 0;
+	spin_lock(&uctx->reg_lock);
+	list_add_tail(&mr->reg_list, qp ? &uctx->qp_regs : &uctx->cq_regs);
+	spin_unlock(&uctx->reg_lock);
+out:
+	kvfree(addrs);
+	return err;
+}
+
+/* A region of user memory, registered in the hardware. */
+static int irdma_reg_user_mem(struct irdma_fn *fn, struct irdma_mr *mr,
+			      struct ib_pd *pd, u64 virt, int access)
+{
+	unsigned long pgsz = ib_umem_find_best_pgsz(mr->umem, IRDMA_PAGE_SIZE_CAP,
+						    virt);
+	u64 *addrs;
+	int n, err;
+
+	if (!pgsz)
+		return -EOPNOTSUPP;
+	n = irdma_copy_user_pgaddrs(mr, pgsz, &addrs);
+	if (n < 0)
+		return n;
+	err = irdma_setup_pbles(fn, mr, addrs, n, pgsz, false);
+	kvfree(addrs);
+	if (err)
+		return err;
+	mr->page_size = pgsz;
+	err = irdma_create_stag(fn, &mr->stag);
+	if (err)
+		goto free_pble;
+	err = irdma_hwreg_mr(fn, mr, pd, access, virt, mr->umem->length);
+	if (err)
+		goto free_stag;
+	mr->ibmr.lkey = mr->stag;
+	mr->ibmr.rkey = mr->stag;
+	return 0;
+
+free_stag:
+	irdma_free_stag(fn, mr->stag);
+free_pble:
+	irdma_pble_free(fn, &mr->pble);
+	return err;
+}
+
+/**
+ * irdma_reg_user_mr - register user memory: a region, or a queue's rings
+ * @pd: the protection domain
+ * @start: the memory's address
+ * @len: its length
+ * @virt: the address the region's users name its start by
+ * @access: IB_ACCESS_* rights
+ * @udata: the registration type and, for queues, their page counts
+ *
+ * Return: the registration, or ERR_PTR(-EINVAL) for a bad length, type or
+ * page count, -EOPNOTSUPP for memory no page size fits, the pinning's
+ * error, -ENOMEM, or the CQP's error.
+ */
+struct ib_mr *irdma_reg_user_mr(struct ib_pd *pd, u64 start, u64 len, u64 virt,
+				int access, struct ib_udata *udata)
+{
+	struct irdma_ucontext *uctx = rdma_udata_to_drv_context(udata,
+					struct irdma_ucontext, ibucontext);
+	struct irdma_fn *fn = &to_iwdev(pd->device)->fn;
+	struct irdma_mem_reg_req req = {};
+	struct irdma_mr *mr;
+	int err;
+
+	if (len > IRDMA_MAX_MR_SIZE || !udata ||
+	    udata->inlen < offsetofend(struct irdma_mem_reg_req, sq_pages))
+		return ERR_PTR(-EINVAL);
+	if (ib_copy_from_udata(&req, udata, min(sizeof(req), udata->inlen)))
+		return ERR_PTR(-EFAULT);
+	if (req.reg_type > IRDMA_MEMREG_TYPE_CQ)
+		return ERR_PTR(-EINVAL);
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	INIT_LIST_HEAD(&mr->reg_list);
+	mr->umem = ib_umem_get(pd->device, start, len, access);
+	if (IS_ERR(mr->umem)) {
+		err = PTR_ERR(mr->umem);
+		kfree(mr);
+		return ERR_PTR(err);
+	}
+	mr->reg_type = req.reg_type;
+	mr->user_base = virt;
+	if (req.reg_type == IRDMA_MEMREG_TYPE_MEM)
+		err = irdma_reg_user_mem(fn, mr, pd, virt, access);
+	else
+		err = irdma_handle_q_mem(fn, mr, &req, uctx);
+	if (err) {
+		irdma_pble_free(fn, &mr->pble);
+		ib_umem_release(mr->umem);
+		kfree(mr);
+		return ERR_PTR(err);
+	}
+	mr->ibmr.iova = virt;
+	mr->ibmr.length = len;
+	return &mr->ibmr;
+}
+
+/**
+ * irdma_dereg_user_queue - drop a queue registration
+ * @mr: the registration
+ * @udata: its user context
+ */
+void irdma_dereg_user_queue(struct irdma_mr *mr, struct ib_udata *udata)
+{
+	struct irdma_ucontext *uctx = rdma_udata_to_drv_context(udata,
+					struct irdma_ucontext, ibucontext);
+
+	irdma_del_memlist(mr, uctx);
+	irdma_pble_free(&to_iwdev(mr->ibmr.device)->fn, &mr->pble);
+}
+
+/**
+ * irdma_user_cq_rings - where a user CQ's ring and shadow area are
+ * @udata: the create request
+ * @hw: filled in (ring, shadow, PBLEs)
+ *
+ * Return: 0, -EINVAL for a short request, -EFAULT, or -EPROTO when the
+ * ring (or the shadow area) was never registered.
+ */
+int irdma_user_cq_rings(struct ib_udata *udata, struct irdma_cq_hw_info *hw)
+{
+	struct irdma_ucontext *uctx = rdma_udata_to_drv_context(udata,
+					struct irdma_ucontext, ibucontext);
+	struct irdma_create_cq_req req = {};
+	struct irdma_mr *ring, *shadow;
+	int err = 0;
+
+	if (udata->inlen < offsetofend(struct irdma_create_cq_req, user_cq_buf))
+		return -EINVAL;
+	if (ib_copy_from_udata(&req, udata, min(sizeof(req), udata->inlen)))
+		return -EFAULT;
+	spin_lock(&uctx->reg_lock);
+	ring = irdma_get_pbl(req.user_cq_buf, &uctx->cq_regs);
+	shadow = irdma_get_pbl(req.user_shadow_area, &uctx->cq_regs);
+	if (!ring || !shadow) {
+		err = -EPROTO;
+	} else {
+		hw->shadow_pa = shadow->first_page;
+		hw->virtual_map = ring->pble.level;
+		hw->ring_pa = ring->first_page;
+		hw->first_pble = ring->pble.idx;
+		hw->pbl_levels = ring->pble.level ? 1 : 0;
+	}
+	spin_unlock(&uctx->reg_lock);
+	return err;
+}
+
+/**
+ * irdma_setup_umode_qp - a user QP's rings and sizes
+ * @udata: the create request
+ * @qp: the QP
+ * @init_attr: the requested capacities
+ *
+ * Providers that send raw capacities get the kernel's sizing; older ones
+ * send the depths in WQEs of the largest size.
+ *
+ * Return: 0, -EINVAL for sizes beyond the hardware, -EFAULT, or -ENODATA
+ * when the rings were never registered.
+ */
+int irdma_setup_umode_qp(struct ib_udata *udata, struct irdma_qp *qp,
+			 struct ib_qp_init_attr *init_attr)
+{
+	struct irdma_ucontext *uctx = rdma_udata_to_drv_context(udata,
+					struct irdma_ucontext, ibucontext);
+	const struct irdma_uk_attrs *uk = &qp->iwdev->fn.uk_attrs;
+	struct ib_qp_cap *cap = &init_attr->cap;
+	struct irdma_create_qp_req req = {};
+	u32 sq_depth, rq_depth;
+	u8 sq_shift, rq_shift;
+	struct irdma_mr *mr;
+	int err;
+
+	if (ib_copy_from_udata(&req, udata, min(sizeof(req), udata->inlen)))
+		return -EFAULT;
+	sq_shift = irdma_wqe_shift(uk, cap->max_send_sge + 1, cap->max_inline_data);
+	rq_shift = irdma_wqe_shift(uk, cap->max_recv_sge, 0);
+	if (uctx->use_raw_attrs) {
+		err = irdma_sq_depth(uk, cap->max_send_wr, sq_shift, &sq_depth);
+		if (!err)
+			err = irdma_rq_depth(uk, cap->max_recv_wr, rq_shift, &rq_depth);
+		if (err)
+			return err;
+		cap->max_send_wr = (sq_depth - IRDMA_SQ_RSVD) >> sq_shift;
+		cap->max_recv_wr = (rq_depth - IRDMA_RQ_RSVD) >> rq_shift;
+	} else {
+		sq_depth = cap->max_send_wr << sq_shift;
+		rq_depth = cap->max_recv_wr << rq_shift;
+		if (!is_power_of_2(sq_depth) || !is_power_of_2(rq_depth) ||
+		    sq_depth > uk->max_hw_wq_quanta || rq_depth > uk->max_hw_rq_quanta)
+			return -EINVAL;
+	}
+
+	spin_lock(&uctx->reg_lock);
+	mr = irdma_get_pbl(req.user_wqe_bufs, &uctx->qp_regs);
+	if (mr) {
+		qp->hw.vq = mr->pble.level;
+		qp->hw.sq_pa = mr->pble.level ? mr->pble.idx : mr->first_page;
+		qp->hw.rq_pa = mr->pble.level ? mr->pble.idx + mr->sq_pages :
+						mr->rq_page;
+		qp->hw.shadow_pa = mr->shadow;
+	}
+	spin_unlock(&uctx->reg_lock);
+	if (!mr)
+		return -ENODATA;
+
+	qp->hw.sq_quanta = sq_depth;
+	qp->hw.rq_quanta = rq_depth;
+	qp->hw.rq_shift = rq_shift;
+	qp->hw.compl_ctx = req.user_compl_ctx;
+	qp->user_sq_size = sq_depth >> sq_shift;
+	qp->user_rq_size = rq_depth >> rq_shift;
+	return 0;
+}
