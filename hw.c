@@ -602,6 +602,8 @@ struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res)
 	mutex_init(&fn->mcast_lock);
 	INIT_LIST_HEAD(&fn->mcast_list);
 	ida_init(&fn->mcast_ids);
+	mutex_init(&fn->ah_lock);
+	hash_init(fn->ah_hash);
 
 	err = irdma_stats_init(fn);
 	if (!err)
@@ -649,6 +651,7 @@ void irdma_fn_free_tables(struct irdma_fn *fn)
 	mutex_destroy(&fn->ws_lock);
 	ida_destroy(&fn->mcast_ids);
 	mutex_destroy(&fn->mcast_lock);
+	mutex_destroy(&fn->ah_lock);
 }
 
 /**

@@ -10,6 +10,7 @@
 #include <linux/bitfield.h>
 #include <linux/device.h>
 #include <linux/etherdevice.h>
+#include <linux/hashtable.h>
 #include <linux/idr.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
@@ -363,6 +364,8 @@ enum irdma_init_step {
  * @mcast_lock: the multicast groups
  * @mcast_list: the multicast groups
  * @mcast_ids: multicast group indexes in use
+ * @ah_lock: the shared user AHs
+ * @ah_hash: the shared user AHs, by destination address
  */
 struct irdma_fn {
 	struct irdma_fn_res res;
@@ -403,6 +406,8 @@ struct irdma_fn {
 	struct mutex mcast_lock; /* the multicast groups */
 	struct list_head mcast_list;
 	struct ida mcast_ids;
+	struct mutex ah_lock; /* the shared user AHs */
+	DECLARE_HASHTABLE(ah_hash, 8);
 };
 
 static inline u32 irdma_rd32(struct irdma_fn *fn, u32 reg)

@@ -448,6 +448,7 @@ static const struct ib_device_ops irdma_ops_rocev2 = {
 	IRDMA_OP(get_link_layer),
 	IRDMA_OP(query_pkey),
 	IRDMA_OP(create_ah),
+	IRDMA_OP(create_user_ah),
 	IRDMA_OP(destroy_ah),
 	IRDMA_OP(query_ah),
 	IRDMA_OP(attach_mcast),

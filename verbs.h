@@ -157,15 +157,29 @@ struct irdma_qp {
 };
 
 /**
+ * struct irdma_ah_share - a hardware AH that identical user AHs share
+ * @node: entry in the function's table of shared AHs
+ * @hw: its fields
+ * @refs: AHs using it
+ */
+struct irdma_ah_share {
+	struct hlist_node node;
+	struct irdma_ah_hw_info hw;
+	u32 refs;
+};
+
+/**
  * struct irdma_ah - an address handle
  * @ibah: ib_core's part
  * @hw: what the hardware was told
  * @attr: the attributes it was created with, for query_ah
+ * @share: the shared hardware AH it uses (user AHs)
  */
 struct irdma_ah {
 	struct ib_ah ibah;
 	struct irdma_ah_hw_info hw;
 	struct rdma_ah_attr attr;
+	struct irdma_ah_share *share;
 };
 
 /**
@@ -365,6 +379,8 @@ int irdma_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 int irdma_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
 		    struct ib_udata *udata);
 int irdma_destroy_ah(struct ib_ah *ibah, u32 ah_flags);
+int irdma_create_user_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
+			 struct ib_udata *udata);
 int irdma_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr);
 int irdma_arp_add(struct irdma_fn *fn, const u32 *ip, bool ipv4,
 		  const u8 *mac);

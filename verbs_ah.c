@@ -7,6 +7,7 @@
 #include <net/addrconf.h>
 #include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
+#include <uapi/rdma/irdma-abi.h>
 
 #include "verbs.h"
 
@@ -114,36 +115,20 @@ static bool irdma_ah_is_loopback(const struct irdma_ah_hw_info *hw)
 		hw->dest_ip[3] == 1);
 }
 
-/**
- * irdma_create_ah - an address handle for UD work
- * @ibah: the AH ib_core allocated
- * @attr: the address and whether the call may sleep
- * @udata: user-space request (not for kernel AHs)
- *
- * Return: 0, -EINVAL for an address without a RoCEv2 GID, -ENOSPC when
- * the AH or ARP table is full, -ENOMEM or -ETIMEDOUT when the hardware
- * does not take it.
- */
-int irdma_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
-		    struct ib_udata *udata)
+/* The address handle's hardware fields from its attributes (no index). */
+static int irdma_setup_ah(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr)
 {
 	struct irdma_fn *fn = &to_iwdev(ibah->device)->fn;
-	struct rdma_ah_attr *ah_attr = attr->ah_attr;
 	const struct ib_global_route *grh = rdma_ah_read_grh(ah_attr);
-	bool sleep = attr->flags & RDMA_CREATE_AH_SLEEPABLE;
-	struct irdma_ah *ah = to_iwah(ibah);
-	struct irdma_ah_hw_info *hw = &ah->hw;
-	struct irdma_cqp_wqe cmd;
+	struct irdma_ah_hw_info *hw = &to_iwah(ibah)->hw;
+	bool mcast = rdma_is_multicast_addr((struct in6_addr *)grh->dgid.raw);
 	u8 mcast_mac[ETH_ALEN];
-	const u8 *dmac;
+	const u8 *dmac = ah_attr->roce.dmac;
 	u16 vlan;
-	int id, err;
+	int err;
 
-	if (udata && (udata->inlen || udata->outlen))
-		return -EOPNOTSUPP;
 	if (!(rdma_ah_get_ah_flags(ah_attr) & IB_AH_GRH) || !grh->sgid_attr)
 		return -EINVAL;
-
 	err = irdma_roce_addr_info(grh->sgid_attr, &grh->dgid, &hw->ipv4,
 				   hw->src_ip, hw->dest_ip, hw->mac, &vlan);
 	if (err)
@@ -154,11 +139,8 @@ int irdma_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
 	hw->flow_label = grh->flow_label;
 	hw->insert_vlan = vlan < VLAN_N_VID;
 	hw->vlan = hw->insert_vlan ? vlan : 0;
-	hw->loopback = irdma_ah_is_loopback(hw) ||
-		       rdma_is_multicast_addr((struct in6_addr *)grh->dgid.raw);
-
-	dmac = ah_attr->roce.dmac;
-	if (rdma_is_multicast_addr((struct in6_addr *)grh->dgid.raw)) {
+	hw->loopback = irdma_ah_is_loopback(hw) || mcast;
+	if (mcast) {
 		u32 group[4] = { hw->ipv4 ? hw->dest_ip[3] : hw->dest_ip[0],
 				 hw->dest_ip[1], hw->dest_ip[2], hw->dest_ip[3] };
 
@@ -169,6 +151,17 @@ int irdma_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
 	if (err < 0)
 		return -EINVAL;
 	hw->arp_idx = err;
+	to_iwah(ibah)->attr = *ah_attr;
+	to_iwah(ibah)->attr.grh.sgid_attr = NULL;
+	return 0;
+}
+
+/* An index and CREATE_ADDR_HANDLE for @hw. */
+static int irdma_create_hw_ah(struct irdma_fn *fn, struct irdma_ah_hw_info *hw,
+			      bool sleep)
+{
+	struct irdma_cqp_wqe cmd;
+	int id, err;
 
 	id = ida_alloc_range(&fn->ah_ids, 1, fn->hmc.obj[IRDMA_HMC_FSIAV].cnt - 1,
 			     sleep ? GFP_KERNEL : GFP_ATOMIC);
@@ -182,11 +175,110 @@ int irdma_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
 		ida_free(&fn->ah_ids, id);
 		return sleep ? -ENOMEM : err;
 	}
-	ah->attr = *ah_attr;
-	ah->attr.grh.sgid_attr = NULL;
 	return 0;
 }
 
+/**
+ * irdma_create_ah - an address handle for UD work
+ * @ibah: the AH ib_core allocated
+ * @attr: the address and whether the call may sleep
+ * @udata: user-space request (not for kernel AHs)
+ *
+ * Return: 0, -EINVAL for an address without a RoCEv2 GID, -ENOSPC when
+ * the AH or ARP table is full, -ENOMEM or -ETIMEDOUT when the hardware
+ * does not take it.
+ */
+int irdma_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
+		    struct ib_udata *udata)
+{
+	int err;
+
+	if (udata && (udata->inlen || udata->outlen))
+		return -EOPNOTSUPP;
+	err = irdma_setup_ah(ibah, attr->ah_attr);
+	if (!err)
+		err = irdma_create_hw_ah(&to_iwdev(ibah->device)->fn,
+					 &to_iwah(ibah)->hw,
+					 attr->flags & RDMA_CREATE_AH_SLEEPABLE);
+	return err;
+}
+
+static u32 irdma_ah_key(const struct irdma_ah_hw_info *hw)
+{
+	return hw->dest_ip[0] ^ hw->dest_ip[1] ^ hw->dest_ip[2] ^ hw->dest_ip[3];
+}
+
+/**
+ * irdma_ah_exists - share the hardware AH of an identical user AH
+ * @fn: the function, its AH lock held
+ * @ah: the new AH, its fields set
+ *
+ * Return: true if @ah now uses an existing hardware AH.
+ */
+static bool irdma_ah_exists(struct irdma_fn *fn, struct irdma_ah *ah)
+{
+	struct irdma_ah_share *sh;
+
+	hash_for_each_possible(fn->ah_hash, sh, node, irdma_ah_key(&ah->hw)) {
+		ah->hw.id = sh->hw.id;
+		if (memcmp(&sh->hw, &ah->hw, sizeof(ah->hw)))
+			continue;
+		sh->refs++;
+		ah->share = sh;
+		return true;
+	}
+	return false;
+}
+
+/**
+ * irdma_create_user_ah - an address handle for a user UD QP
+ * @ibah: the AH ib_core allocated
+ * @attr: the address
+ * @udata: where the AH's index goes
+ *
+ * User AHs with the same fields share one hardware AH.
+ *
+ * Return: 0, -EINVAL for a short response or a bad address, -ENOSPC,
+ * -ENOMEM, or -EPROTO if the index cannot be returned.
+ */
+int irdma_create_user_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
+			 struct ib_udata *udata)
+{
+	struct irdma_fn *fn = &to_iwdev(ibah->device)->fn;
+	struct irdma_ah *ah = to_iwah(ibah);
+	struct irdma_create_ah_resp resp = {};
+	struct irdma_ah_share *sh;
+	int err;
+
+	if (udata->outlen < sizeof(resp))
+		return -EINVAL;
+	err = irdma_setup_ah(ibah, attr->ah_attr);
+	if (err)
+		return err;
+
+	mutex_lock(&fn->ah_lock);
+	if (!irdma_ah_exists(fn, ah)) {
+		err = irdma_create_hw_ah(fn, &ah->hw, true);
+		/* Without the shared entry the AH still works, unshared. */
+		sh = err ? NULL : kzalloc(sizeof(*sh), GFP_KERNEL);
+		if (sh) {
+			sh->hw = ah->hw;
+			sh->refs = 1;
+			hash_add(fn->ah_hash, &sh->node, irdma_ah_key(&sh->hw));
+			ah->share = sh;
+		}
+	}
+	mutex_unlock(&fn->ah_lock);
+	if (err)
+		return err;
+
+	resp.ah_id = ah->hw.id;
+	if (ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen))) {
+		irdma_destroy_ah(ibah, RDMA_DESTROY_AH_SLEEPABLE);
+		return -EPROTO;
+	}
+	return 0;
+}
 /**
  * irdma_destroy_ah - release an address handle
  * @ibah: the AH
@@ -202,6 +294,17 @@ int irdma_destroy_ah(struct ib_ah *ibah, u32 ah_flags)
 	struct irdma_ah *ah = to_iwah(ibah);
 	struct irdma_cqp_wqe cmd;
 
+	/* A shared hardware AH goes with its last user. */
+	if (ah->share) {
+		mutex_lock(&fn->ah_lock);
+		if (--ah->share->refs) {
+			mutex_unlock(&fn->ah_lock);
+			return 0;
+		}
+		hash_del(&ah->share->node);
+		mutex_unlock(&fn->ah_lock);
+		kfree(ah->share);
+	}
 	irdma_build_ah(&cmd, &ah->hw, false);
 	irdma_cqp_post_async(fn, &cmd);
 	ida_free(&fn->ah_ids, ah->hw.id);
