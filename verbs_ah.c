@@ -279,6 +279,7 @@ int irdma_create_user_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
 	}
 	return 0;
 }
+
 /**
  * irdma_destroy_ah - release an address handle
  * @ibah: the AH

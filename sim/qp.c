@@ -215,7 +215,8 @@ void sim_qp_create(struct sim_dev *sdev, const __le64 *wqe,
 	qp->sq.levels = 1;
 	qp->rq.levels = 1;
 	if (sim_qp_load_ctx(sdev, qp, le64_to_cpu(wqe[2]), true) ||
-	    qp->sq_size < 8 || qp->rq_size < 1 || (!qp->sq.virt && (!qp->sq.base || !qp->rq.base)) ||
+	    qp->sq_size < 8 || qp->rq_size < 1 ||
+	    (!qp->sq.virt && (!qp->sq.base || !qp->rq.base)) ||
 	    !xa_load(&sdev->cqs, qp->scq) || !xa_load(&sdev->cqs, qp->rcq) ||
 	    sim_dma_write_qword(sdev, qp->shadow_pa, 0) ||
 	    xa_err(xa_store(&sdev->qps, id, qp, GFP_KERNEL))) {

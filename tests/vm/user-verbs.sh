@@ -28,7 +28,9 @@ pair() {
 	f=$(echo "$name" | tr ' ' _)
 	timeout 120 "$@" >"/tmp/srv.$f" 2>&1 &
 	local srv=$!
-	sleep 1
+	# The server is ready once it says so (perftest) or shows its address.
+	wait_for "grep -q -e 'Waiting for client' -e 'local address' /tmp/srv.$f" 20
+	sleep 0.5
 	timeout 120 "$@" $ADDR >"/tmp/cli.$f" 2>&1
 	local rc=$?
 	wait $srv
@@ -59,20 +61,26 @@ pair ib_write_lat ib_write_lat $PT -s 64 -n 200 -I 64
 pair ib_read_lat ib_read_lat $PT -s 64 -n 200
 grep -h -A1 -E '^ #bytes' /tmp/cli.ib_send_bw_-a | head -3
 
+# An rdma_cm server is ready once its ID listens.
+listening() {
+	wait_for "rdma resource show cm_id 2>/dev/null | grep -q LISTEN" 20 ||
+		fail "no rdma_cm listener"
+}
+
 # rping checks each reply's data (-V) and prints it (-v).
 timeout 120 rping -s -a $ADDR -v -V -C 10 -S 100 >/tmp/srv.rping 2>&1 &
-sleep 1
+listening
 timeout 120 rping -c -a $ADDR -v -V -C 10 -S 100 >/tmp/cli.rping 2>&1 ||
 	{ cat /tmp/*.rping; fail "rping client"; }
 wait $! || { cat /tmp/*.rping; fail "rping server"; }
 expect_eq "rping pings with checked data" "$(grep -c 'ping data:' /tmp/cli.rping)" 10
 timeout 120 ucmatose -c 2 -C 10 >/tmp/srv.ucm 2>&1 &
-sleep 1
+listening
 timeout 120 ucmatose -s $ADDR -c 2 -C 10 >/tmp/cli.ucm 2>&1 || { cat /tmp/*.ucm; fail "ucmatose"; }
 wait $! || fail "ucmatose server"
 echo "ok: ucmatose"
 timeout 120 udaddy -c 2 -C 10 >/tmp/srv.uda 2>&1 &
-sleep 1
+listening
 timeout 120 udaddy -s $ADDR -c 2 -C 10 >/tmp/cli.uda 2>&1 || { cat /tmp/*.uda; fail "udaddy"; }
 wait $! || fail "udaddy server"
 echo "ok: udaddy"
