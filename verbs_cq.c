@@ -200,10 +200,10 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 
 	if (attr->flags)
 		return -EOPNOTSUPP;
-	if (attr->cqe < 1 || attr->cqe > iwdev->ibdev.attrs.max_cqe)
-		return -EINVAL;
 	if (udata && udata->inlen)
 		return irdma_create_user_cq(ibcq, attr, udata);
+	if (attr->cqe < 1 || attr->cqe > iwdev->ibdev.attrs.max_cqe)
+		return -EINVAL;
 
 	irdma_cq_init_sw(cq);
 	err = irdma_cq_alloc_id(fn, cq);

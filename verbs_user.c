@@ -84,9 +84,11 @@ static int irdma_setup_pbles(struct irdma_fn *fn, struct irdma_mr *mr,
 }
 
 /**
- * irdma_get_pbl - a queue registration by its user address
+ * irdma_get_pbl - take a queue registration by its user address
  * @va: the address user space registered the ring at
  * @list: the context's registrations of that queue type
+ *
+ * A registration serves one queue: it leaves the list here.
  *
  * Context: the list's lock held.
  * Return: the registration, or NULL.
@@ -95,9 +97,12 @@ static struct irdma_mr *irdma_get_pbl(u64 va, struct list_head *list)
 {
 	struct irdma_mr *mr;
 
-	list_for_each_entry(mr, list, reg_list)
-		if (mr->user_base == va)
+	list_for_each_entry(mr, list, reg_list) {
+		if (mr->user_base == va) {
+			list_del_init(&mr->reg_list);
 			return mr;
+		}
+	}
 	return NULL;
 }
 
@@ -130,13 +135,14 @@ static int irdma_handle_q_mem(struct irdma_fn *fn, struct irdma_mr *mr,
 	if (n < 0)
 		return n;
 	err = -EINVAL;
-	if (!ring || ring + shadow_follows > n)
+	if (ring + shadow_follows > n)
 		goto out;
-	err = irdma_setup_pbles(fn, mr, addrs, ring, PAGE_SIZE, true);
+	/* A ring of no pages still names the memory's first page. */
+	err = irdma_setup_pbles(fn, mr, addrs, max(ring, 1U), PAGE_SIZE, true);
 	if (err)
 		goto out;
 	mr->sq_pages = qp ? req->sq_pages : 0;
-	mr->rq_page = qp ? addrs[req->sq_pages] : 0;
+	mr->rq_page = qp && req->sq_pages < n ? addrs[req->sq_pages] : 0;
 	mr->shadow = shadow_follows ? addrs[ring] : 0;
 	spin_lock(&uctx->reg_lock);
 	list_add_tail(&mr->reg_list, qp ? &uctx->qp_regs : &uctx->cq_regs);
