@@ -357,6 +357,8 @@ struct ib_mr *irdma_reg_user_mr(struct ib_pd *pd, u64 start, u64 len, u64 virt,
 				int access, struct ib_udata *udata);
 void irdma_dereg_user_queue(struct irdma_mr *mr, struct ib_udata *udata);
 int irdma_user_cq_rings(struct ib_udata *udata, struct irdma_cq_hw_info *hw);
+int irdma_user_cq_resize_ring(struct ib_udata *udata,
+			      struct irdma_cq_hw_info *hw);
 int irdma_setup_umode_qp(struct ib_udata *udata, struct irdma_qp *qp,
 			 struct ib_qp_init_attr *init_attr);
 int irdma_dealloc_mw(struct ib_mw *ibmw);

@@ -296,6 +296,36 @@ int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	return 0;
 }
 
+/*
+ * A user CQ moves to a ring its provider registered; the provider drains
+ * the old one itself.
+ */
+static int irdma_resize_user_cq(struct irdma_cq *cq, int entries,
+				struct ib_udata *udata)
+{
+	const size_t min_req = offsetofend(struct irdma_resize_cq_req, user_cq_buffer);
+	struct irdma_fn *fn = &to_iwdev(cq->ibcq.device)->fn;
+	struct irdma_cq_hw_info hw = cq->hw;
+	struct irdma_cqp_wqe cmd;
+	int err;
+
+	if (!udata || udata->inlen < min_req)
+		return -EINVAL;
+	if (entries > cq->ibcq.device->attrs.max_cqe)
+		return -EINVAL;
+	hw.size = max(entries, 4);
+	err = irdma_user_cq_resize_ring(udata, &hw);
+	if (err)
+		return err;
+	irdma_build_resize_cq(&cmd, &hw);
+	err = irdma_cqp_exec(fn, &cmd, NULL);
+	if (err)
+		return err;
+	cq->hw = hw;
+	cq->ibcq.cqe = hw.size - 1;
+	return 0;
+}
+
 /**
  * irdma_resize_cq - move a CQ to a ring of another size
  * @ibcq: the CQ
@@ -322,8 +352,8 @@ int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
 
 	if (!(fn->uk_attrs.feature_flags & IRDMA_FEATURE_CQ_RESIZE))
 		return -EOPNOTSUPP;
-	if (udata && udata->inlen)
-		return -EOPNOTSUPP;	/* user CQs: not yet */
+	if (cq->user)
+		return irdma_resize_user_cq(cq, entries, udata);
 	if (entries < 1 || entries > to_iwdev(ibcq->device)->ibdev.attrs.max_cqe)
 		return -EINVAL;
 	slots = irdma_cq_slots(fn, entries);

@@ -297,6 +297,36 @@ int irdma_user_cq_rings(struct ib_udata *udata, struct irdma_cq_hw_info *hw)
 }
 
 /**
+ * irdma_user_cq_resize_ring - where a user CQ's new ring is
+ * @udata: the resize request
+ * @hw: filled in (ring, PBLEs); the shadow area stays
+ *
+ * Return: 0, -EINVAL for a request that cannot be read, or -ENOMEM when
+ * the ring was never registered.
+ */
+int irdma_user_cq_resize_ring(struct ib_udata *udata,
+			      struct irdma_cq_hw_info *hw)
+{
+	struct irdma_ucontext *uctx = rdma_udata_to_drv_context(udata,
+					struct irdma_ucontext, ibucontext);
+	struct irdma_resize_cq_req req = {};
+	struct irdma_mr *ring;
+
+	if (ib_copy_from_udata(&req, udata, min(sizeof(req), udata->inlen)))
+		return -EINVAL;
+	spin_lock(&uctx->reg_lock);
+	ring = irdma_get_pbl(req.user_cq_buffer, &uctx->cq_regs);
+	if (ring) {
+		hw->virtual_map = ring->pble.level;
+		hw->ring_pa = ring->first_page;
+		hw->first_pble = ring->pble.idx;
+		hw->pbl_levels = ring->pble.level ? 1 : 0;
+	}
+	spin_unlock(&uctx->reg_lock);
+	return ring ? 0 : -ENOMEM;
+}
+
+/**
  * irdma_setup_umode_qp - a user QP's rings and sizes
  * @udata: the create request
  * @qp: the QP

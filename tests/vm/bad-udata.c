@@ -115,6 +115,15 @@ static int create_cq(int cqe, const void *drv, size_t drv_len, __u32 *handle)
 	return err;
 }
 
+static int resize_cq(__u32 handle, int cqe, const void *drv, size_t drv_len)
+{
+	struct ib_uverbs_resize_cq req = { .cq_handle = handle, .cqe = cqe };
+	struct ib_uverbs_resize_cq_resp resp = {};
+
+	return cmd(IB_USER_VERBS_CMD_RESIZE_CQ, &req, sizeof(req), drv, drv_len,
+		   &resp, sizeof(resp));
+}
+
 static int create_qp(__u32 pd, __u32 cq, int type, __u32 wrs,
 		     __u32 inl, const void *drv, size_t drv_len)
 {
@@ -146,7 +155,8 @@ int main(int argc, char **argv)
 	struct irdma_mem_reg_req mreg = {};
 	struct irdma_create_cq_req cqreq = {};
 	struct irdma_create_qp_req qpreq = {};
-	__u32 pd, mr, ring_mr, shadow_mr, cq, bad_cq;
+	struct irdma_resize_cq_req rsreq = {};
+	__u32 pd, mr, ring_mr, shadow_mr, resize_mr, cq, bad_cq;
 	void *mem;
 	int err;
 
@@ -208,6 +218,16 @@ int main(int argc, char **argv)
 	shadow_mr = reg_mr(pd, (char *)mem + 4096, 4096, &mreg, sizeof(mreg), &err);
 	expect("CQ shadow registration", err, 0);
 	expect("CQ", create_cq(64, &cqreq, sizeof(cqreq), &cq), 0);
+	/* Resizing: to a registered ring only. */
+	rsreq.user_cq_buffer = (uintptr_t)mem + 3 * 4096;
+	expect("resize with a 4-byte request", resize_cq(cq, 128, &rsreq, 4), EINVAL);
+	expect("resize to a ring never registered",
+	       resize_cq(cq, 128, &rsreq, sizeof(rsreq)), ENOMEM);
+	mreg = (struct irdma_mem_reg_req){ .reg_type = IRDMA_MEMREG_TYPE_CQ, .cq_pages = 1 };
+	resize_mr = reg_mr(pd, (char *)mem + 3 * 4096, 4096, &mreg, sizeof(mreg), &err);
+	expect("registering a new ring", err, 0);
+	expect("resize to it", resize_cq(cq, 128, &rsreq, sizeof(rsreq)), 0);
+
 	/* A ring registration serves one CQ. */
 	expect("a second CQ on the same ring",
 	       create_cq(64, &cqreq, sizeof(cqreq), &bad_cq), EPROTO);
@@ -239,6 +259,7 @@ int main(int argc, char **argv)
 	expect("deregistering the CQ ring", dereg_mr(ring_mr), 0);
 	expect("deregistering the CQ shadow", dereg_mr(shadow_mr), 0);
 	expect("deregistering the ring again", dereg_mr(ring_mr), ENOENT);
+	expect("deregistering the resized ring", dereg_mr(resize_mr), 0);
 
 	close(fd);
 	printf("%d failures\n", failures);

@@ -85,6 +85,27 @@ timeout 120 udaddy -s $ADDR -c 2 -C 10 >/tmp/cli.uda 2>&1 || { cat /tmp/*.uda; f
 wait $! || fail "udaddy server"
 echo "ok: udaddy"
 
+# Across two simulated functions (our driver: the simulator's own bus).
+if [ "$IRDMA_DRIVER" = ours ]; then
+	echo "1 roce" >$SIM_BUS/new_device || fail "second function"
+	wait_for '[ -e /sys/class/infiniband/irdma1 ]' || fail "no irdma1"
+	ip link set simeth1 up
+	ip addr add 192.168.77.2/24 dev simeth1 || fail "address on simeth1"
+	wait_for 'grep -l "c0a8:4d02" /sys/class/infiniband/irdma1/ports/1/gids/*' ||
+		fail "no GID for 192.168.77.2"
+	G1=$(basename "$(grep -l c0a8:4d02 /sys/class/infiniband/irdma1/ports/1/gids/* | head -1)")
+	timeout 120 ib_send_bw -d irdma0 -x "$GIDX" -F -s 65536 -n 100 >/tmp/srv.x 2>&1 &
+	wait_for "grep -q 'Waiting for client' /tmp/srv.x" 20
+	sleep 0.5
+	timeout 120 ib_send_bw -d irdma1 -x "$G1" -F -s 65536 -n 100 $ADDR >/tmp/cli.x 2>&1 ||
+		{ cat /tmp/srv.x /tmp/cli.x; fail "ib_send_bw from irdma1 to irdma0"; }
+	wait $! || { cat /tmp/srv.x; fail "ib_send_bw server on irdma0"; }
+	grep -E '^ +65536 ' /tmp/cli.x
+	echo "ok: ib_send_bw from function 1 (irdma1) to function 0 (irdma0)"
+	ip addr del 192.168.77.2/24 dev simeth1
+	echo 1 >$SIM_BUS/del_device || fail "removing the second function"
+fi
+
 # Ten runs, and nothing left behind after each.
 res() { rdma resource show "$1" 2>/dev/null | grep -c 'irdma0' ; }
 base_qp=$(res qp) base_cq=$(res cq) base_mr=$(res mr) base_pd=$(res pd)
