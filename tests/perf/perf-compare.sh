@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# drivers: ours
 # perftest figures for irdma0 and, in the same VM, for Soft-RoCE (rdma_rxe
 # on the same netdev) as the comparison. Prints numbers; fails only if a
-# run could not complete.
+# run could not complete. Run it with scripts/perf-compare.
 . "$IRDMA_REPO/tests/vm/lib.sh"
 
 ADDR=192.168.77.1

@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# drivers: ours stock
+# Debian's rdma_cm tools on irdma0 (rping checking its data, ucmatose,
+# udaddy), then ten ib_send_bw runs after each of which the resource
+# counts are back where they were.
+. "$IRDMA_REPO/tests/vm/lib.sh"
+
+ADDR=192.168.77.1
+load_stack
+ip link set "$SIM_NETDEV" up
+ip addr add $ADDR/24 dev "$SIM_NETDEV" || fail "address"
+wait_for '[ "$(devinfo_field irdma0 state)" = PORT_ACTIVE ]' || fail "port not active"
+# The RoCEv2 GID of the address.
+wait_for 'grep -l "c0a8:4d01" /sys/class/infiniband/irdma0/ports/1/gids/*' ||
+	fail "no GID for $ADDR"
+GIDX=$(basename "$(grep -l c0a8:4d01 /sys/class/infiniband/irdma0/ports/1/gids/* | head -1)")
+
+
+# Output goes to /tmp/srv.NAME and /tmp/cli.NAME (spaces as _).
+pair() {
+	local name=$1 f
+	shift
+
+	f=$(echo "$name" | tr ' ' _)
+	timeout 120 "$@" >"/tmp/srv.$f" 2>&1 &
+	local srv=$!
+	# The server is ready once it says so (perftest) or shows its address.
+	wait_for "grep -q -e 'Waiting for client' -e 'local address' /tmp/srv.$f" 20
+	sleep 0.5
+	timeout 120 "$@" $ADDR >"/tmp/cli.$f" 2>&1
+	local rc=$?
+	wait $srv
+	local src=$?
+	if [ $rc -ne 0 ] || [ $src -ne 0 ]; then
+		cat "/tmp/srv.$f" "/tmp/cli.$f"
+		fail "$name: client $rc, server $src"
+	fi
+	echo "ok: $name"
+}
+
+PT="-d irdma0 -x $GIDX -F"
+
+# An rdma_cm server is ready once its ID listens.
+listening() {
+	wait_for "rdma resource show cm_id 2>/dev/null | grep -q LISTEN" 20 ||
+		fail "no rdma_cm listener"
+}
+
+# rping checks each reply's data (-V) and prints it (-v).
+timeout 120 rping -s -a $ADDR -v -V -C 10 -S 100 >/tmp/srv.rping 2>&1 &
+listening
+timeout 120 rping -c -a $ADDR -v -V -C 10 -S 100 >/tmp/cli.rping 2>&1 ||
+	{ cat /tmp/*.rping; fail "rping client"; }
+wait $! || { cat /tmp/*.rping; fail "rping server"; }
+expect_eq "rping pings with checked data" "$(grep -c 'ping data:' /tmp/cli.rping)" 10
+timeout 120 ucmatose -c 2 -C 10 >/tmp/srv.ucm 2>&1 &
+listening
+timeout 120 ucmatose -s $ADDR -c 2 -C 10 >/tmp/cli.ucm 2>&1 || { cat /tmp/*.ucm; fail "ucmatose"; }
+wait $! || fail "ucmatose server"
+echo "ok: ucmatose"
+timeout 120 udaddy -c 2 -C 10 >/tmp/srv.uda 2>&1 &
+listening
+timeout 120 udaddy -s $ADDR -c 2 -C 10 >/tmp/cli.uda 2>&1 || { cat /tmp/*.uda; fail "udaddy"; }
+wait $! || fail "udaddy server"
+echo "ok: udaddy"
+
+# Ten runs, and nothing left behind after each.
+res() { rdma resource show "$1" 2>/dev/null | grep -c 'irdma0' ; }
+base_qp=$(res qp) base_cq=$(res cq) base_mr=$(res mr) base_pd=$(res pd)
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	pair "ib_send_bw run $i" ib_send_bw $PT -s 4096 -n 50
+	[ "$(res qp) $(res cq) $(res mr) $(res pd)" = "$base_qp $base_cq $base_mr $base_pd" ] ||
+		fail "resources after run $i: qp $(res qp) cq $(res cq) mr $(res mr) pd $(res pd)"
+done
+echo "ok: 10 ib_send_bw runs, resources back to qp $base_qp cq $base_cq mr $base_mr pd $base_pd"
+
+ip addr del $ADDR/24 dev "$SIM_NETDEV"
+unload_stack
+echo "PASS: rdma_cm tools and repeated runs on irdma0 ($IRDMA_DRIVER)"
