@@ -8,11 +8,7 @@
 
 ADDR=192.168.77.1
 load_stack
-ip link set "$SIM_NETDEV" up
-ip addr add $ADDR/24 dev "$SIM_NETDEV" || fail "address"
-wait_for '[ "$(devinfo_field irdma0 state)" = PORT_ACTIVE ]' || fail "port not active"
-wait_for 'grep -l "c0a8:4d01" /sys/class/infiniband/irdma0/ports/1/gids/*' || fail "no GID"
-GIDX=$(basename "$(grep -l c0a8:4d01 /sys/class/infiniband/irdma0/ports/1/gids/* | head -1)")
+roce_up $ADDR
 
 ibv_asyncwatch -d irdma0 >/tmp/async.log 2>&1 &
 watch=$!

@@ -155,3 +155,40 @@ bind_driver() {
 	echo "note: the stock driver's 10 ms CQP poll timed out under emulation; binding again"
 	echo "$adev" >"$drv/bind" 2>/dev/null
 }
+
+# The function's netdev up with an IPv4 address, the port active and the
+# address's RoCEv2 GID in place; its index in GIDX.
+roce_up() {
+	local addr=$1 hex
+
+	hex=$(printf '%02x%02x:%02x%02x' $(echo "$addr" | tr . ' '))
+	ip link set "$SIM_NETDEV" up
+	ip addr add "$addr/24" dev "$SIM_NETDEV" || fail "address $addr"
+	wait_for '[ "$(devinfo_field irdma0 state)" = PORT_ACTIVE ]' || fail "port not active"
+	wait_for "grep -l $hex /sys/class/infiniband/irdma0/ports/1/gids/*" ||
+		fail "no GID for $addr"
+	GIDX=$(basename "$(grep -l "$hex" /sys/class/infiniband/irdma0/ports/1/gids/* | head -1)")
+}
+
+# A server in the background and its client to $ADDR; both must succeed.
+# Output goes to /tmp/srv.NAME and /tmp/cli.NAME (spaces as _).
+pair() {
+	local name=$1 f srv rc src
+	shift
+
+	f=$(echo "$name" | tr ' ' _)
+	timeout 120 "$@" >"/tmp/srv.$f" 2>&1 &
+	srv=$!
+	# The server is ready once it says so (perftest) or shows its address.
+	wait_for "grep -q -e 'Waiting for client' -e 'local address' /tmp/srv.$f" 20
+	sleep 0.5
+	timeout 120 "$@" "$ADDR" >"/tmp/cli.$f" 2>&1
+	rc=$?
+	wait $srv
+	src=$?
+	if [ $rc -ne 0 ] || [ $src -ne 0 ]; then
+		cat "/tmp/srv.$f" "/tmp/cli.$f"
+		fail "$name: client $rc, server $src"
+	fi
+	echo "ok: $name"
+}

@@ -7,36 +7,9 @@
 
 ADDR=192.168.77.1
 load_stack
-ip link set "$SIM_NETDEV" up
-ip addr add $ADDR/24 dev "$SIM_NETDEV" || fail "address"
-wait_for '[ "$(devinfo_field irdma0 state)" = PORT_ACTIVE ]' || fail "port not active"
-# The RoCEv2 GID of the address.
-wait_for 'grep -l "c0a8:4d01" /sys/class/infiniband/irdma0/ports/1/gids/*' ||
-	fail "no GID for $ADDR"
-GIDX=$(basename "$(grep -l c0a8:4d01 /sys/class/infiniband/irdma0/ports/1/gids/* | head -1)")
+roce_up $ADDR
 
 
-# Output goes to /tmp/srv.NAME and /tmp/cli.NAME (spaces as _).
-pair() {
-	local name=$1 f
-	shift
-
-	f=$(echo "$name" | tr ' ' _)
-	timeout 120 "$@" >"/tmp/srv.$f" 2>&1 &
-	local srv=$!
-	# The server is ready once it says so (perftest) or shows its address.
-	wait_for "grep -q -e 'Waiting for client' -e 'local address' /tmp/srv.$f" 20
-	sleep 0.5
-	timeout 120 "$@" $ADDR >"/tmp/cli.$f" 2>&1
-	local rc=$?
-	wait $srv
-	local src=$?
-	if [ $rc -ne 0 ] || [ $src -ne 0 ]; then
-		cat "/tmp/srv.$f" "/tmp/cli.$f"
-		fail "$name: client $rc, server $src"
-	fi
-	echo "ok: $name"
-}
 
 PT="-d irdma0 -x $GIDX -F"
 
