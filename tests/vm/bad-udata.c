@@ -141,6 +141,13 @@ static int create_qp(__u32 pd, __u32 cq, int type, __u32 wrs,
 		   &resp, sizeof(resp));
 }
 
+/**
+ * main - send the malformed requests and count the wrong answers
+ * @argc: argument count
+ * @argv: the uverbs device (default /dev/infiniband/uverbs0)
+ *
+ * Return: 0 if every request got its errno, 1 otherwise, 2 on setup failure.
+ */
 int main(int argc, char **argv)
 {
 	struct irdma_alloc_ucontext_req uctx = { .userspace_ver = IRDMA_ABI_VER };
