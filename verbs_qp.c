@@ -39,12 +39,16 @@ static int irdma_validate_qp_attrs(struct irdma_device *iwdev,
 	    cap->max_send_wr > uk->max_hw_wq_quanta ||
 	    cap->max_recv_wr > uk->max_hw_rq_quanta)
 		return -EINVAL;
-	if (rdma_protocol_roce(&iwdev->ibdev, 1)) {
-		if (init_attr->qp_type != IB_QPT_RC &&
-		    init_attr->qp_type != IB_QPT_UD &&
-		    init_attr->qp_type != IB_QPT_GSI)
-			return -EOPNOTSUPP;
-	} else if (init_attr->qp_type != IB_QPT_RC) {
+	/* RoCEv2 has RC, UD and the GSI QP; iWARP only RC. */
+	switch (init_attr->qp_type) {
+	case IB_QPT_RC:
+		break;
+	case IB_QPT_UD:
+	case IB_QPT_GSI:
+		if (rdma_protocol_roce(&iwdev->ibdev, 1))
+			break;
+		fallthrough;
+	default:
 		return -EOPNOTSUPP;
 	}
 	if (init_attr->srq)
