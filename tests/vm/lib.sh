@@ -179,9 +179,11 @@ pair() {
 	f=$(echo "$name" | tr ' ' _)
 	timeout 120 "$@" >"/tmp/srv.$f" 2>&1 &
 	srv=$!
-	# The server is ready once it says so (perftest) or shows its address.
-	wait_for "grep -q -e 'Waiting for client' -e 'local address' /tmp/srv.$f" 20
-	sleep 0.5
+	# The server is ready once it listens on the tools' TCP port (18515
+	# for perftest and the libibverbs examples); their output to a file
+	# is block-buffered, so it cannot tell.
+	wait_for "ss -Htln 'sport = :18515' | grep -q LISTEN" 20 ||
+		{ cat "/tmp/srv.$f"; fail "$name: the server never listened"; }
 	timeout 120 "$@" "$ADDR" >"/tmp/cli.$f" 2>&1
 	rc=$?
 	wait $srv
