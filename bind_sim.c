@@ -52,6 +52,7 @@ static int irdma_sim_probe(struct auxiliary_device *adev,
 		.vsi_num = sadev->vsi_num,
 		.ops = &irdma_sim_ops,
 		.lan_priv = sadev,
+		.srq = sadev->srq,
 	};
 	struct irdma_fn *fn;
 

@@ -51,6 +51,7 @@ void irdma_qp_ctx_write(__le64 *ctx, const struct irdma_qp_hw_info *info)
 	ctx[0] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_IPV4, info->ipv4) |
 			     FIELD_PREP(IRDMA_QPC_INSERTVLANTAG, info->insert_vlan) |
 			     FIELD_PREP(IRDMA_QPC_RQWQESIZE, info->rq_shift) |
+			     FIELD_PREP(IRDMA_QPC_USE_SRQ, info->use_srq) |
 			     FIELD_PREP(IRDMA_QPC_PDIDXHI, info->pd >> 16));
 	ctx[1] = cpu_to_le64(info->sq_pa);
 	ctx[2] = cpu_to_le64(info->rq_pa);
@@ -94,6 +95,8 @@ void irdma_qp_ctx_write(__le64 *ctx, const struct irdma_qp_hw_info *info)
 	ctx[IRDMA_QPC_COMPL_CTX_QWORD] = cpu_to_le64(info->compl_ctx);
 	ctx[22] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_QSHANDLE, info->qs_handle));
 	irdma_ctx_ip(ctx, 24, 23, info->src_ip);
+	if (info->use_srq)
+		ctx[25] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_SRQ_ID, info->srq_id));
 	ctx[26] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_REMENDPOINTIDX,
 					 info->rem_endpoint));
 }

@@ -49,7 +49,8 @@ static void irdma_hmc_set_counts(struct irdma_fn *fn, u32 qps, u32 mrs,
 
 	o[IRDMA_HMC_QP].cnt = qps;
 	o[IRDMA_HMC_CQ].cnt = min(2 * qps, o[IRDMA_HMC_CQ].cnt);
-	o[IRDMA_HMC_RSRVD].cnt = 0;
+	/* SRQ contexts only where the engine has SRQs (never on E810). */
+	o[IRDMA_HMC_SRQ].cnt = fn->res.srq ? o[IRDMA_HMC_SRQ].max_cnt : 0;
 	o[IRDMA_HMC_MR].cnt = mrs;
 	o[IRDMA_HMC_HTE].cnt = roundup_pow_of_two(roundup(qps + o[IRDMA_HMC_FSIMC].cnt,
 							  512)) * hmc->ht_multiplier;
@@ -168,7 +169,7 @@ static int irdma_hmc_query(struct irdma_fn *fn)
 	hmc->first_sd = FIELD_GET(IRDMA_QUERY_FPM_FIRST_PE_SD_INDEX, q);
 	hmc->max_sds = FIELD_GET(IRDMA_QUERY_FPM_MAX_PE_SDS, q);
 	for (i = 0; i < IRDMA_HMC_OBJ_COUNT; i++) {
-		if (i == IRDMA_HMC_RSRVD || i == IRDMA_HMC_APBVT)
+		if (i == IRDMA_HMC_APBVT)
 			continue;
 		q = le64_to_cpu(buf[irdma_fpm_query_qword(i)]);
 		o[i].max_cnt = FIELD_GET(IRDMA_QUERY_FPM_COUNT, q);
@@ -227,8 +228,6 @@ static int irdma_hmc_commit(struct irdma_fn *fn)
 		return err;
 
 	for (i = 0; i < IRDMA_HMC_OBJ_COUNT; i++) {
-		if (i == IRDMA_HMC_RSRVD)
-			continue;
 		q = le64_to_cpu(buf[irdma_fpm_commit_qword(i)]);
 		o[i].base = FIELD_GET(IRDMA_COMMIT_FPM_BASE, q) * IRDMA_FPM_BASE_UNIT;
 		if (i == IRDMA_HMC_QP)

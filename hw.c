@@ -208,7 +208,9 @@ static void irdma_ae_dispatch(struct irdma_fn *fn, u64 q1)
 	u8 source = FIELD_GET(IRDMA_AEQE_AESRC, q1);
 
 	dev_dbg(fn->res.dev, "AE %#x source %#x on %u\n", code, source, id);
-	if (source & 1)
+	if (code == IRDMA_AE_SRQ_LIMIT)
+		irdma_srq_event(fn, id);
+	else if (source & 1)
 		irdma_qp_async_event(fn, id, code, source,
 				     FIELD_GET(IRDMA_AEQE_WQDESCIDX, q1));
 }
@@ -595,6 +597,7 @@ struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res)
 	ida_init(&fn->pd_ids);
 	xa_init_flags(&fn->cq_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fn->qp_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&fn->srq_table, XA_FLAGS_ALLOC1);
 	mutex_init(&fn->ws_lock);
 	ida_init(&fn->mr_ids);
 	ida_init(&fn->ah_ids);
@@ -610,6 +613,8 @@ struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res)
 		err = irdma_init_uk_attrs(res->gen, &fn->uk_attrs);
 	if (!err)
 		err = irdma_hw_init(fn);
+	if (!err)
+		irdma_srq_caps(fn);
 	if (!err)
 		err = irdma_arp_table_alloc(fn);
 	if (err) {
@@ -644,6 +649,7 @@ void irdma_fn_free_tables(struct irdma_fn *fn)
 	ida_destroy(&fn->ah_ids);
 	xa_destroy(&fn->cq_table);
 	xa_destroy(&fn->qp_table);
+	xa_destroy(&fn->srq_table);
 	kfree(fn->arp);
 	bitmap_free(fn->arp_used);
 	fn->arp = NULL;

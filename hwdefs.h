@@ -41,6 +41,11 @@ enum irdma_cqpop_cq {	/* completion queues */
 	IRDMA_CQPOP_CREATE_CQ = 0x03,
 	IRDMA_CQPOP_MODIFY_CQ = 0x04,
 	IRDMA_CQPOP_DESTROY_CQ = 0x05,
+
+	/* Shared receive queues (engines that have them) */
+	IRDMA_CQPOP_CREATE_SRQ = 0x06,
+	IRDMA_CQPOP_MODIFY_SRQ = 0x07,
+	IRDMA_CQPOP_DESTROY_SRQ = 0x08,
 };
 
 enum irdma_cqpop_stag {	/* memory regions and windows */
@@ -261,6 +266,7 @@ enum irdma_flush_opcode {
 #define IRDMA_CQE_WQEIDX		GENMASK_ULL(46, 32)
 #define IRDMA_CQE_EXTENDED		BIT_ULL(50)
 #define IRDMA_CQE_PSHDROP		BIT_ULL(51)
+#define IRDMA_CQE_SRQ			BIT_ULL(52)	/* RQ: from the SRQ */
 #define IRDMA_CQE_STAG			BIT_ULL(53)	/* RQ: stag invalidated */
 #define IRDMA_CQE_IPV4			BIT_ULL(53)	/* UD: IPv4 header */
 #define IRDMA_CQE_SOEVENT		BIT_ULL(54)
@@ -366,6 +372,31 @@ enum irdma_wqe_op {
 #define IRDMA_CCQ_SIZE			(IRDMA_CQP_SW_SQSIZE + 1)
 #define IRDMA_CQ_TYPE_CQP		4
 
+/*
+ * CREATE_SRQ / MODIFY_SRQ / DESTROY_SRQ (engines with shared receive
+ * queues). CREATE and DESTROY carry the completion context in qword 1,
+ * MODIFY the SRQ number shifted by 6; MODIFY re-sends the whole SRQ.
+ */
+#define IRDMA_SRQCMD_RQSIZE		GENMASK_ULL(3, 0)	/* qword 0 */
+#define IRDMA_SRQCMD_RQWQESIZE		GENMASK_ULL(5, 4)
+#define IRDMA_SRQCMD_LIMIT		GENMASK_ULL(43, 32)
+#define IRDMA_SRQCMD_SRQCTX		GENMASK_ULL(63, 6)	/* qword 1 (modify) */
+#define IRDMA_SRQCMD_PDID		GENMASK_ULL(39, 16)	/* qword 2 */
+#define IRDMA_SRQCMD_SRQID		GENMASK_ULL(15, 0)	/* header */
+#define IRDMA_SRQCMD_LPBLSIZE		GENMASK_ULL(45, 44)
+#define IRDMA_SRQCMD_VIRTMAP		BIT_ULL(47)
+#define IRDMA_SRQCMD_ARM_LIMIT		BIT_ULL(61)
+#define IRDMA_SRQCMD_RING_PA		GENMASK_ULL(63, 8)	/* qword 4 */
+#define IRDMA_SRQCMD_SHADOW_PA		GENMASK_ULL(63, 6)	/* qword 5 */
+#define IRDMA_SRQCMD_FIRST_PBLE		GENMASK_ULL(27, 0)	/* qword 6 */
+
+/* SRQ ring: 8 to 2^18 quanta; its size code is log2(quanta) - 3. */
+#define IRDMA_SRQ_MIN_QUANTA		8
+#define IRDMA_SRQ_MAX_QUANTA		262144
+#define IRDMA_SRQ_LIMIT_MAX		0xfff
+/* The SRQ shadow area: qword 0 is the producer index, in WQEs. */
+#define IRDMA_SRQ_SHADOW_SIZE		64
+
 /* CREATE_CEQ / DESTROY_CEQ, CREATE_AEQ / DESTROY_AEQ */
 #define IRDMA_CQPSQ_CEQ_CEQID		GENMASK_ULL(9, 0)	/* header */
 #define IRDMA_CQPSQ_CEQ_ITRNOEXPIRE	BIT_ULL(46)
@@ -412,7 +443,7 @@ enum irdma_wqe_op {
 enum irdma_hmc_obj {
 	IRDMA_HMC_QP,
 	IRDMA_HMC_CQ,
-	IRDMA_HMC_RSRVD,
+	IRDMA_HMC_SRQ,		/* only where the engine has SRQs */
 	IRDMA_HMC_HTE,
 	IRDMA_HMC_ARP,
 	IRDMA_HMC_APBVT,
@@ -641,6 +672,7 @@ enum irdma_qp_hw_state {
 #define IRDMA_QPC_INSERTVLANTAG		BIT_ULL(5)
 #define IRDMA_QPC_ISQP1			BIT_ULL(6)
 #define IRDMA_QPC_RQWQESIZE		GENMASK_ULL(9, 8)
+#define IRDMA_QPC_USE_SRQ		BIT_ULL(10)
 #define IRDMA_QPC_PDIDXHI		GENMASK_ULL(21, 20)
 #define IRDMA_QPC_TTL			GENMASK_ULL(7, 0)	/* q3 */
 #define IRDMA_QPC_RQSIZE		GENMASK_ULL(11, 8)
@@ -681,6 +713,7 @@ enum irdma_qp_hw_state {
 #define IRDMA_QPC_FASTREGEN		BIT_ULL(24)
 #define IRDMA_QPC_PRIVEN		BIT_ULL(25)
 #define IRDMA_QPC_QSHANDLE		GENMASK_ULL(25, 16)	/* q22 */
+#define IRDMA_QPC_SRQ_ID		GENMASK_ULL(15, 0)	/* q25 */
 #define IRDMA_QPC_REMENDPOINTIDX	GENMASK_ULL(16, 0)	/* q26 */
 #define IRDMA_QPC_COMPL_CTX_QWORD	21
 #define IRDMA_ROCE_UDP_DPORT		4791
@@ -760,6 +793,7 @@ enum irdma_ae_code {
 	IRDMA_AE_UDA_XMIT_DGRAM_TOO_LONG = 0x0132,
 	IRDMA_AE_UDA_XMIT_BAD_PD = 0x0133,
 	IRDMA_AE_CQ_OPERATION_ERROR = 0x0203,
+	IRDMA_AE_SRQ_LIMIT = 0x0209,
 	IRDMA_AE_STAG_ZERO_INVALID = 0x0206,
 	IRDMA_AE_IB_RREQ_AND_Q1_FULL = 0x0207,
 	IRDMA_AE_IB_INVALID_REQUEST = 0x0208,

@@ -63,6 +63,8 @@ struct irdma_fn_ops {
  * @vsi_num: the LAN driver's VSI the RDMA traffic belongs to
  * @ops: the LAN driver's services
  * @lan_priv: the front-end's handle on the LAN driver
+ * @srq: the engine has shared receive queues (the sim's SRQ extension;
+ *	 no E800 or X722 part has them)
  */
 struct irdma_fn_res {
 	const char *frontend;
@@ -80,6 +82,7 @@ struct irdma_fn_res {
 	u16 vsi_num;
 	const struct irdma_fn_ops *ops;
 	void *lan_priv;
+	bool srq;
 };
 
 /**
@@ -350,6 +353,8 @@ enum irdma_init_step {
  * @cq_gen: creation count, so a CQ number's reuse is told apart
  * @qp_table: live QPs by number
  * @qp_next: where the search for a free QP number starts
+ * @srq_table: shared receive queues by number
+ * @max_srq: SRQ numbers the HMC has room for (0: no SRQs)
  * @pble: the PBLE pool
  * @ws_lock: the scheduler nodes and their users
  * @ws_users: QPs that use the scheduler's queue set
@@ -392,6 +397,8 @@ struct irdma_fn {
 	u32 cq_gen;
 	struct xarray qp_table;
 	u32 qp_next;
+	struct xarray srq_table;
+	u32 max_srq;
 	struct irdma_pble_pool pble;
 	struct mutex ws_lock; /* scheduler nodes */
 	u32 ws_users;
@@ -538,6 +545,8 @@ void irdma_build_destroy_aeq(struct irdma_cqp_wqe *cmd, u32 size);
  * @rnr_retry: RNR retries
  * @ord: outbound RDMA reads in flight
  * @ird: inbound RDMA reads in flight
+ * @use_srq: receives take WQEs from a shared receive queue
+ * @srq_id: that SRQ
  */
 struct irdma_qp_hw_info {
 	u32 id;
@@ -578,6 +587,8 @@ struct irdma_qp_hw_info {
 	u8 rnr_retry;
 	u8 ord;
 	u8 ird;
+	bool use_srq;
+	u32 srq_id;
 };
 
 /* Flags of a MODIFY_QP besides the next state. */
@@ -626,6 +637,40 @@ struct irdma_stag_info {
 	u32 first_pble;
 	u64 pa;
 };
+
+/**
+ * struct irdma_srq_hw_info - a shared receive queue as the hardware knows it
+ * @id: its number
+ * @pd: protection domain
+ * @ring_pa: the ring (256-byte aligned), or its PBLEs' list
+ * @shadow_pa: the shadow area (64-byte aligned)
+ * @quanta: the ring's size in quanta
+ * @shift: log2 of a WQE's quanta
+ * @compl_ctx: returned with its events
+ * @virtual_map: the ring is behind PBLEs
+ * @pbl_levels: PBLE levels of a virtually mapped ring
+ * @first_pble: its first PBLE
+ */
+struct irdma_srq_hw_info {
+	u32 id;
+	u32 pd;
+	dma_addr_t ring_pa;
+	dma_addr_t shadow_pa;
+	u32 quanta;
+	u8 shift;
+	u64 compl_ctx;
+	bool virtual_map;
+	u8 pbl_levels;
+	u32 first_pble;
+};
+
+/* ctrl_srq.c: shared receive queues */
+void irdma_build_create_srq(struct irdma_cqp_wqe *cmd,
+			    const struct irdma_srq_hw_info *info);
+void irdma_build_modify_srq(struct irdma_cqp_wqe *cmd,
+			    const struct irdma_srq_hw_info *info, u32 limit);
+void irdma_build_destroy_srq(struct irdma_cqp_wqe *cmd,
+			     const struct irdma_srq_hw_info *info);
 
 /* ctrl_mem.c: memory keys and address handles */
 void irdma_build_alloc_stag(struct irdma_cqp_wqe *cmd,
@@ -688,6 +733,19 @@ void irdma_pble_free(struct irdma_fn *fn, struct irdma_pble_alloc *alloc);
 void irdma_pble_set(struct irdma_fn *fn, u32 idx, u64 val);
 void irdma_pble_set_page(struct irdma_fn *fn,
 			 const struct irdma_pble_alloc *alloc, u32 n, u64 addr);
+
+/**
+ * struct irdma_pble_cursor - a walk over an allocation's PBLEs, page by page
+ * @leaf: the leaf (two levels)
+ * @off: the PBLE within the leaf, or within the list (one level)
+ */
+struct irdma_pble_cursor {
+	u32 leaf;
+	u32 off;
+};
+
+u32 irdma_next_pbl_addr(const struct irdma_pble_alloc *alloc,
+			struct irdma_pble_cursor *cur);
 
 /* utils.c: the life of a CQP request */
 int irdma_cqp_exec(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd,

@@ -215,6 +215,33 @@ void irdma_pble_set_page(struct irdma_fn *fn,
 }
 
 /**
+ * irdma_next_pbl_addr - the PBLE for a buffer's next page
+ * @alloc: the buffer's PBLEs
+ * @cur: where the walk stands (zeroed to start); advanced
+ *
+ * Pages go one after another through a one-level list, and through the
+ * leaves of a two-level one, stepping to the next leaf when one is full.
+ *
+ * Return: the PBLE's index in the PBLE object.
+ */
+u32 irdma_next_pbl_addr(const struct irdma_pble_alloc *alloc,
+			struct irdma_pble_cursor *cur)
+{
+	const struct irdma_pble_leaf *leaf;
+	u32 idx;
+
+	if (alloc->level != 2)
+		return alloc->idx + cur->off++;
+	leaf = &alloc->leaf[cur->leaf];
+	idx = leaf->idx + cur->off;
+	if (++cur->off == leaf->cnt) {
+		cur->leaf++;
+		cur->off = 0;
+	}
+	return idx;
+}
+
+/**
  * irdma_pble_pool_init - an empty pool over the PBLE object
  * @fn: the function, its HMC committed
  *

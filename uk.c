@@ -135,6 +135,22 @@ int irdma_rq_depth(const struct irdma_uk_attrs *attrs, u32 wrs, u8 shift,
 }
 
 /**
+ * irdma_srq_depth - shared receive queue depth in quanta
+ * @attrs: limits of the hardware generation
+ * @wrs: work requests the queue must hold
+ * @shift: WQE size from irdma_wqe_shift()
+ * @depth: returns the depth, a power of two
+ *
+ * Return: 0, or -EINVAL when the queue would exceed the hardware limit.
+ */
+int irdma_srq_depth(const struct irdma_uk_attrs *attrs, u32 wrs, u8 shift,
+		    u32 *depth)
+{
+	return irdma_wq_depth(wrs, shift, IRDMA_RQ_RSVD, attrs->min_hw_wq_size,
+			      attrs->max_hw_srq_quanta, depth);
+}
+
+/**
  * irdma_sq_frags_to_quanta - quanta a send WQE with fragments occupies
  * @frags: number of fragments (immediate data counts as one)
  * @quanta: returns the quanta
@@ -271,6 +287,7 @@ int irdma_uk_cq_peek(const struct irdma_uk_cq *cq, struct irdma_cqe_info *info)
 	info->solicited = !!(q3 & IRDMA_CQE_SOEVENT);
 	info->is_sq = !!(q3 & IRDMA_CQE_SQ);
 	info->op = FIELD_GET(IRDMA_CQE_OPTYPE, q3);
+	info->srq = !info->is_sq && (q3 & IRDMA_CQE_SRQ);
 	return 0;
 }
 
@@ -352,14 +369,19 @@ void irdma_uk_cq_add_resized(struct irdma_uk_cq *cq, u32 count)
  * irdma_uk_cq_clean - disown a QP's completions still in the ring
  * @cq: the CQ
  * @qp_ctx: the QP's completion context
+ * @qp_id: the QP's number
  *
  * Their context becomes 0, which consumers skip: the QP is going away.
+ * Completions from a shared receive queue carry the consumer's id where
+ * others carry the QP's context, and are recognised by the QP number.
+ *
+ * Return: how many of them took a WQE from a shared receive queue.
  */
-void irdma_uk_cq_clean(struct irdma_uk_cq *cq, u64 qp_ctx)
+u32 irdma_uk_cq_clean(struct irdma_uk_cq *cq, u64 qp_ctx, u32 qp_id)
 {
 	bool polarity = cq->polarity;
 	u32 idx = cq->head;
-	u32 seen;
+	u32 seen, srq_wqes = 0;
 
 	for (seen = 0; seen < cq->size; seen++) {
 		__le64 *cqe = irdma_uk_cq_slot(cq, idx);
@@ -367,13 +389,21 @@ void irdma_uk_cq_clean(struct irdma_uk_cq *cq, u64 qp_ctx)
 
 		if (!!(q3 & IRDMA_CQE_VALID) != polarity)
 			break;
-		if (le64_to_cpu(cqe[1]) == qp_ctx)
+		if ((q3 & IRDMA_CQE_SRQ) && !(q3 & IRDMA_CQE_SQ)) {
+			if (FIELD_GET(IRDMA_CQE_QPID, le64_to_cpu(cqe[2])) == qp_id) {
+				cqe[3] = cpu_to_le64(q3 & ~IRDMA_CQE_SRQ);
+				cqe[1] = 0;
+				srq_wqes++;
+			}
+		} else if (le64_to_cpu(cqe[1]) == qp_ctx) {
 			cqe[1] = 0;
+		}
 		if (++idx == cq->size) {
 			idx = 0;
 			polarity = !polarity;
 		}
 	}
+	return srq_wqes;
 }
 
 /* SQ quanta kept free beyond a WQE, so the hardware never sees a full ring. */
@@ -743,4 +773,61 @@ void irdma_uk_sq_ring_db(struct irdma_uk_qp *qp)
 	if (head > start ? (hw_tail >= start && hw_tail < head) :
 			   (hw_tail >= start || hw_tail < head))
 		writel(qp->id, qp->db);
+}
+
+/**
+ * irdma_uk_srq_init - start producing into a fresh (zeroed) SRQ ring
+ * @srq: the SRQ
+ * @ring: its WQEs
+ * @size: WQEs the ring holds
+ * @shift: log2 of a WQE's quanta
+ * @max_frags: fragments a WQE takes
+ * @shadow: its shadow area
+ */
+void irdma_uk_srq_init(struct irdma_uk_srq *srq, void *ring, u32 size,
+		       u8 shift, u32 max_frags, __le64 *shadow)
+{
+	srq->ring = ring;
+	irdma_ring_init(&srq->idx, size);
+	srq->polarity = false;
+	srq->shift = shift;
+	srq->max_frags = max_frags;
+	srq->shadow = shadow;
+}
+
+/**
+ * irdma_uk_post_srq - write a WQE into a shared receive queue
+ * @srq: the SRQ
+ * @wr_id: the consumer's id, which the hardware hands back in the CQE
+ * @sg: where the data goes
+ * @num_sg: entries in @sg
+ *
+ * The hardware learns of the WQE from the producer index in the shadow
+ * area; there is no doorbell.
+ *
+ * Return: 0, -EINVAL for more fragments than the SRQ takes, -ENOMEM when
+ * it is full.
+ */
+int irdma_uk_post_srq(struct irdma_uk_srq *srq, u64 wr_id,
+		      const struct irdma_sge *sg, u32 num_sg)
+{
+	__le64 *wqe;
+	u32 idx, add;
+
+	if (num_sg > srq->max_frags)
+		return -EINVAL;
+	if (irdma_ring_produce(&srq->idx, 1, 0, &idx))
+		return -ENOMEM;
+	if (!idx)
+		srq->polarity = !srq->polarity;
+	wqe = srq->ring + ((size_t)idx << srq->shift) * (IRDMA_WQE_QUANTUM_SIZE / 8);
+	add = irdma_write_frags(wqe, 0, sg, num_sg, srq->polarity);
+	wqe[2] = cpu_to_le64(wr_id);
+	dma_wmb();
+	WRITE_ONCE(wqe[3], cpu_to_le64(FIELD_PREP(IRDMA_WQE_ADDFRAGCNT, add) |
+				       FIELD_PREP(IRDMA_WQE_VALID, srq->polarity)));
+	/* The WQE is complete before the hardware may count it. */
+	dma_wmb();
+	WRITE_ONCE(srq->shadow[0], cpu_to_le64(srq->idx.head));
+	return 0;
 }

@@ -35,6 +35,7 @@ struct irdma_ring {
  * @min_hw_wq_size: smallest work queue, in WQEs
  * @min_hw_cq_size: smallest completion queue, in CQEs
  * @max_hw_cq_size: largest completion queue, in CQEs
+ * @max_hw_srq_quanta: largest shared receive queue, in quanta (0: none)
  * @feature_flags: IRDMA_FEATURE_* the generation has
  */
 struct irdma_uk_attrs {
@@ -48,11 +49,13 @@ struct irdma_uk_attrs {
 	u32 min_hw_wq_size;
 	u32 min_hw_cq_size;
 	u32 max_hw_cq_size;
+	u32 max_hw_srq_quanta;
 	u64 feature_flags;
 };
 
 #define IRDMA_FEATURE_RTS_AE		BIT_ULL(0)
 #define IRDMA_FEATURE_CQ_RESIZE		BIT_ULL(1)
+#define IRDMA_FEATURE_SRQ		BIT_ULL(7)
 
 static inline void irdma_ring_init(struct irdma_ring *ring, u32 size)
 {
@@ -87,6 +90,8 @@ int irdma_sq_depth(const struct irdma_uk_attrs *attrs, u32 wrs, u8 shift,
 		   u32 *depth);
 int irdma_rq_depth(const struct irdma_uk_attrs *attrs, u32 wrs, u8 shift,
 		   u32 *depth);
+int irdma_srq_depth(const struct irdma_uk_attrs *attrs, u32 wrs, u8 shift,
+		    u32 *depth);
 int irdma_sq_frags_to_quanta(u32 frags, u16 *quanta);
 u16 irdma_inline_to_quanta(enum irdma_hw_gen gen, u32 bytes);
 
@@ -132,6 +137,8 @@ struct irdma_uk_cq {
  * @vlan_valid: @vlan is the UD packet's VLAN tag
  * @vlan: the VLAN tag (PCP and VID)
  * @slots: ring slots the completion takes (2 when extended)
+ * @srq: a receive whose WQE came from a shared receive queue; @qp_ctx
+ *	holds that WQE's wr_id
  */
 struct irdma_cqe_info {
 	u64 qp_ctx;
@@ -154,6 +161,7 @@ struct irdma_cqe_info {
 	bool vlan_valid;
 	u16 vlan;
 	u8 slots;
+	bool srq;
 };
 
 void irdma_uk_cq_init(struct irdma_uk_cq *cq, void *ring, u32 size,
@@ -163,7 +171,7 @@ void irdma_uk_cq_advance(struct irdma_uk_cq *cq, u32 slots);
 void irdma_uk_cq_reuse(struct irdma_uk_cq *cq, u32 wqe_idx);
 void irdma_uk_cq_arm(struct irdma_uk_cq *cq, bool solicited_only);
 void irdma_uk_cq_add_resized(struct irdma_uk_cq *cq, u32 count);
-void irdma_uk_cq_clean(struct irdma_uk_cq *cq, u64 qp_ctx);
+u32 irdma_uk_cq_clean(struct irdma_uk_cq *cq, u64 qp_ctx, u32 qp_id);
 
 /**
  * struct irdma_sq_wr - what the send queue remembers of a posted WQE
@@ -306,5 +314,28 @@ int irdma_uk_post_fast_reg(struct irdma_uk_qp *qp,
 int irdma_uk_post_rq(struct irdma_uk_qp *qp, u64 wr_id,
 		     const struct irdma_sge *sg, u32 num_sg);
 void irdma_uk_sq_ring_db(struct irdma_uk_qp *qp);
+
+/**
+ * struct irdma_uk_srq - a shared receive queue as its producer sees it
+ * @ring: the WQEs
+ * @idx: producer and consumer indices, in WQEs
+ * @polarity: valid bit of the current pass
+ * @shift: log2 of a WQE's quanta
+ * @max_frags: fragments a WQE takes
+ * @shadow: the shadow area; qword 0 tells the hardware the producer index
+ */
+struct irdma_uk_srq {
+	__le64 *ring;
+	struct irdma_ring idx;
+	bool polarity;
+	u8 shift;
+	u32 max_frags;
+	__le64 *shadow;
+};
+
+void irdma_uk_srq_init(struct irdma_uk_srq *srq, void *ring, u32 size,
+		       u8 shift, u32 max_frags, __le64 *shadow);
+int irdma_uk_post_srq(struct irdma_uk_srq *srq, u64 wr_id,
+		      const struct irdma_sge *sg, u32 num_sg);
 
 #endif /* IRDMA_UK_H */

@@ -123,6 +123,7 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_total_mcast_qp_attach = o[IRDMA_HMC_QP].cnt * IRDMA_MAX_MGS_PER_CTX;
 	props->max_fast_reg_page_list_len = IRDMA_MAX_PAGES_PER_FMR;
 	props->timestamp_mask = IRDMA_TIMESTAMP_MASK;
+	irdma_srq_query_device(fn, props);
 	return 0;
 }
 
@@ -547,6 +548,7 @@ static void irdma_init_rdma_device(struct irdma_device *iwdev)
 	iwdev->ibdev.num_comp_vectors = fn->ceq_count;
 	iwdev->ibdev.dev.parent = fn->res.dev;
 	ib_set_device_ops(&iwdev->ibdev, &irdma_ops_common);
+	irdma_set_srq_ops(&iwdev->ibdev);
 }
 
 /**

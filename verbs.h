@@ -123,6 +123,7 @@ struct irdma_cq {
  * @user: a user-space QP (its rings are the provider's)
  * @user_sq_size: a user QP's SQ in WQEs of the largest size
  * @user_rq_size: a user QP's RQ in WQEs
+ * @srq: the shared receive queue its receives come from (NULL: its own RQ)
  */
 struct irdma_qp {
 	struct ib_qp ibqp;
@@ -154,6 +155,27 @@ struct irdma_qp {
 	bool user;
 	u32 user_sq_size;
 	u32 user_rq_size;
+	struct irdma_srq *srq;
+};
+
+/**
+ * struct irdma_srq - a shared receive queue
+ * @ibsrq: ib_core's part
+ * @hw: what the hardware was told
+ * @uk: the producer's view of the ring
+ * @mem: the ring and, after it, the shadow area
+ * @lock: posting and the release of consumed WQEs
+ * @max_wr: work requests it holds, as reported
+ * @limit: the armed limit (0: none armed)
+ */
+struct irdma_srq {
+	struct ib_srq ibsrq;
+	struct irdma_srq_hw_info hw;
+	struct irdma_uk_srq uk;
+	struct irdma_dma_mem mem;
+	spinlock_t lock; /* posting and releasing */
+	u32 max_wr;
+	u32 limit;
 };
 
 /**
@@ -251,6 +273,11 @@ static inline struct irdma_qp *to_iwqp(struct ib_qp *ibqp)
 	return container_of(ibqp, struct irdma_qp, ibqp);
 }
 
+static inline struct irdma_srq *to_iwsrq(struct ib_srq *ibsrq)
+{
+	return container_of(ibsrq, struct irdma_srq, ibsrq);
+}
+
 static inline struct irdma_ah *to_iwah(struct ib_ah *ibah)
 {
 	return container_of(ibah, struct irdma_ah, ibah);
@@ -332,6 +359,21 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
 void irdma_qp_sw_flush_kick(struct irdma_qp *qp);
 void irdma_qp_async_event(struct irdma_fn *fn, u32 qp_id, u16 code, u8 source,
 			  u32 wqe_idx);
+
+/* verbs_srq.c */
+int irdma_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *initattrs,
+		     struct ib_udata *udata);
+int irdma_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
+		     enum ib_srq_attr_mask attr_mask, struct ib_udata *udata);
+int irdma_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
+int irdma_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
+int irdma_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
+			const struct ib_recv_wr **bad_wr);
+void irdma_srq_caps(struct irdma_fn *fn);
+void irdma_srq_event(struct irdma_fn *fn, u32 srq_id);
+void irdma_srq_release(struct irdma_srq *srq, u32 count);
+void irdma_set_srq_ops(struct ib_device *ibdev);
+void irdma_srq_query_device(struct irdma_fn *fn, struct ib_device_attr *props);
 
 /* verbs_post.c */
 int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,

@@ -523,6 +523,18 @@ static bool irdma_poll_rq(struct irdma_qp *qp, struct irdma_uk_cq *ukcq,
 	return true;
 }
 
+/* A receive that took its WQE from the QP's shared receive queue. */
+static bool irdma_poll_srq(struct irdma_qp *qp,
+			   const struct irdma_cqe_info *info, struct ib_wc *wc,
+			   bool *more)
+{
+	*more = false;
+	irdma_process_cqe(qp, info, wc);
+	wc->wr_id = info->qp_ctx;
+	irdma_srq_release(qp->srq, 1);
+	return true;
+}
+
 /**
  * irdma_poll_one - take one completion from a ring
  * @fn: the function
@@ -541,13 +553,24 @@ static int irdma_poll_one(struct irdma_fn *fn, struct irdma_uk_cq *ukcq,
 	bool more, got;
 
 	while (!irdma_uk_cq_peek(ukcq, &info)) {
-		qp = info.qp_ctx ? xa_load(&fn->qp_table, info.qp_id) : NULL;
-		if (!qp || (uintptr_t)qp != info.qp_ctx) {
+		if (info.srq) {
+			/* The context field holds the consumer's id here. */
+			qp = xa_load(&fn->qp_table, info.qp_id);
+			if (qp && !qp->srq)
+				qp = NULL;
+		} else {
+			qp = info.qp_ctx ? xa_load(&fn->qp_table, info.qp_id) : NULL;
+			if (qp && (uintptr_t)qp != info.qp_ctx)
+				qp = NULL;
+		}
+		if (!qp) {
 			irdma_uk_cq_advance(ukcq, info.slots);
 			continue;
 		}
 		if (info.is_sq)
 			got = irdma_poll_sq(qp, ukcq, &info, wc, &more);
+		else if (info.srq)
+			got = irdma_poll_srq(qp, &info, wc, &more);
 		else
 			got = irdma_poll_rq(qp, ukcq, &info, wc, &more);
 		if (!more)
@@ -723,17 +746,23 @@ int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
  * irdma_clean_cqes - disown a QP's completions waiting in a CQ
  * @qp: the QP, on its way out
  * @cq: one of its CQs
+ *
+ * The shared receive queue WQEs its dropped completions took are given
+ * back to the SRQ.
  */
 void irdma_clean_cqes(struct irdma_qp *qp, struct irdma_cq *cq)
 {
 	struct irdma_sw_cqe *swc, *next;
 	struct irdma_cq_buf *buf;
 	unsigned long flags;
+	u32 srq_wqes;
 
 	spin_lock_irqsave(&cq->lock, flags);
-	irdma_uk_cq_clean(&cq->uk, (uintptr_t)qp);
+	srq_wqes = irdma_uk_cq_clean(&cq->uk, (uintptr_t)qp, qp->id);
 	list_for_each_entry(buf, &cq->resize_list, list)
-		irdma_uk_cq_clean(&buf->uk, (uintptr_t)qp);
+		srq_wqes += irdma_uk_cq_clean(&buf->uk, (uintptr_t)qp, qp->id);
+	if (qp->srq && srq_wqes)
+		irdma_srq_release(qp->srq, srq_wqes);
 	list_for_each_entry_safe(swc, next, &cq->sw_cqes, list) {
 		if (swc->wc.qp == &qp->ibqp) {
 			list_del(&swc->list);

@@ -167,6 +167,37 @@ int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 }
 
 /**
+ * irdma_post_srq_recv - queue receive buffers on a shared receive queue
+ * @ibsrq: the SRQ
+ * @wr: the work requests
+ * @bad_wr: returns the first one not queued
+ *
+ * Return: 0, -EINVAL for too many scatter entries, -ENOMEM when the SRQ
+ * is full.
+ */
+int irdma_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
+			const struct ib_recv_wr **bad_wr)
+{
+	struct irdma_srq *srq = to_iwsrq(ibsrq);
+	struct irdma_sge sg[IRDMA_GEN2_MAX_WQ_FRAGS];
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(&srq->lock, flags);
+	for (; wr; wr = wr->next) {
+		err = irdma_copy_sges(wr->sg_list, wr->num_sge, sg);
+		if (!err)
+			err = irdma_uk_post_srq(&srq->uk, wr->wr_id, sg, wr->num_sge);
+		if (err) {
+			*bad_wr = wr;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&srq->lock, flags);
+	return err;
+}
+
+/**
  * irdma_post_recv - queue receive buffers
  * @ibqp: the QP
  * @wr: the work requests
@@ -186,6 +217,11 @@ int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	if (qp->user) {
 		*bad_wr = wr;
 		return -EOPNOTSUPP;
+	}
+	/* Its receives come from the shared receive queue. */
+	if (qp->srq) {
+		*bad_wr = wr;
+		return -EINVAL;
 	}
 	spin_lock_irqsave(&qp->lock, flags);
 	for (; wr; wr = wr->next) {

@@ -19,6 +19,8 @@
 #define IRDMA_WS_VSI_NODE	1
 #define IRDMA_WS_LEAF_NODE	2
 #define IRDMA_NO_PUSH_PAGE	0xffff
+/* The receive queue a QP on a shared receive queue still has. */
+#define IRDMA_SRQ_QP_RQ_WRS	4
 /* What a user QP can do, as the provider learns it. */
 #define IRDMA_QP_CAP_WRITE_WITH_IMM	BIT(0)
 #define IRDMA_QP_CAP_SEND_WITH_IMM	BIT(1)
@@ -26,7 +28,8 @@
 #define IRDMA_QP_CAP_PUSH_MODE		BIT(3)
 
 static int irdma_validate_qp_attrs(struct irdma_device *iwdev,
-				   const struct ib_qp_init_attr *init_attr)
+				   const struct ib_qp_init_attr *init_attr,
+				   struct ib_udata *udata)
 {
 	const struct irdma_uk_attrs *uk = &iwdev->fn.uk_attrs;
 	const struct ib_qp_cap *cap = &init_attr->cap;
@@ -51,7 +54,9 @@ static int irdma_validate_qp_attrs(struct irdma_device *iwdev,
 	default:
 		return -EOPNOTSUPP;
 	}
-	if (init_attr->srq)
+	/* SRQs exist only where the engine has them, and only in the kernel. */
+	if (init_attr->srq && (udata ||
+			       !(uk->feature_flags & IRDMA_FEATURE_SRQ)))
 		return -EOPNOTSUPP;
 	return 0;
 }
@@ -284,7 +289,7 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	bool hw_done = true;
 	int err;
 
-	err = irdma_validate_qp_attrs(iwdev, init_attr);
+	err = irdma_validate_qp_attrs(iwdev, init_attr, udata);
 	if (err)
 		return err;
 	if (udata && (udata->inlen < offsetofend(struct irdma_create_qp_req, user_compl_ctx) ||
@@ -302,6 +307,14 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	qp->send_cq = to_iwcq(init_attr->send_cq);
 	qp->recv_cq = to_iwcq(init_attr->recv_cq);
 	qp->sig_all = init_attr->sq_sig_type == IB_SIGNAL_ALL_WR;
+	if (init_attr->srq) {
+		/* Receives come from the SRQ; the QP keeps a token RQ. */
+		qp->srq = to_iwsrq(init_attr->srq);
+		qp->hw.use_srq = true;
+		qp->hw.srq_id = qp->srq->hw.id;
+		init_attr->cap.max_recv_sge = fn->uk_attrs.max_hw_wq_frags;
+		init_attr->cap.max_recv_wr = IRDMA_SRQ_QP_RQ_WRS;
+	}
 
 	err = irdma_qp_alloc_id(fn, qp, init_attr->qp_type);
 	if (err)
@@ -723,6 +736,7 @@ int irdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	init_attr->cap = attr->cap;
 	init_attr->sq_sig_type = qp->sig_all ? IB_SIGNAL_ALL_WR : IB_SIGNAL_REQ_WR;
 	init_attr->qp_type = qp->ibqp.qp_type;
+	init_attr->srq = qp->ibqp.srq;
 	return 0;
 }
 

@@ -69,6 +69,7 @@ static bool irdma_check_mem_contiguous(const u64 *addrs, u32 n, u64 pgsz)
 static int irdma_setup_pbles(struct irdma_fn *fn, struct irdma_mr *mr,
 			     const u64 *addrs, u32 n, u64 pgsz, bool lvl1_only)
 {
+	struct irdma_pble_cursor cur = {};
 	u32 i;
 	int err;
 
@@ -79,7 +80,7 @@ static int irdma_setup_pbles(struct irdma_fn *fn, struct irdma_mr *mr,
 	if (err)
 		return err;
 	for (i = 0; i < n; i++)
-		irdma_pble_set_page(fn, &mr->pble, i, addrs[i]);
+		irdma_pble_set(fn, irdma_next_pbl_addr(&mr->pble, &cur), addrs[i]);
 	return 0;
 }
 
@@ -327,6 +328,25 @@ int irdma_user_cq_resize_ring(struct ib_udata *udata,
 }
 
 /**
+ * irdma_setup_virt_qp - point a user QP at the rings it registered
+ * @qp: the QP
+ * @mr: the registration of its rings
+ *
+ * Rings behind PBLEs go to the hardware as PBLE indices (the RQ's list
+ * follows the SQ's), contiguous rings as addresses; the shadow area is
+ * the page after the rings either way.
+ */
+static void irdma_setup_virt_qp(struct irdma_qp *qp, const struct irdma_mr *mr)
+{
+	bool virt = mr->pble.level;
+
+	qp->hw.vq = virt;
+	qp->hw.sq_pa = virt ? mr->pble.idx : mr->first_page;
+	qp->hw.rq_pa = virt ? mr->pble.idx + mr->sq_pages : mr->rq_page;
+	qp->hw.shadow_pa = mr->shadow;
+}
+
+/**
  * irdma_setup_umode_qp - a user QP's rings and sizes
  * @udata: the create request
  * @qp: the QP
@@ -373,13 +393,8 @@ int irdma_setup_umode_qp(struct ib_udata *udata, struct irdma_qp *qp,
 
 	spin_lock(&uctx->reg_lock);
 	mr = irdma_get_pbl(req.user_wqe_bufs, &uctx->qp_regs);
-	if (mr) {
-		qp->hw.vq = mr->pble.level;
-		qp->hw.sq_pa = mr->pble.level ? mr->pble.idx : mr->first_page;
-		qp->hw.rq_pa = mr->pble.level ? mr->pble.idx + mr->sq_pages :
-						mr->rq_page;
-		qp->hw.shadow_pa = mr->shadow;
-	}
+	if (mr)
+		irdma_setup_virt_qp(qp, mr);
 	spin_unlock(&uctx->reg_lock);
 	if (!mr)
 		return -ENODATA;

@@ -68,7 +68,7 @@ static void irdma_hmc_size_fits_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, o[IRDMA_HMC_HDR].cnt, 4096);
 	KUNIT_EXPECT_EQ(test, o[IRDMA_HMC_FSIAV].cnt, 131072);
 	KUNIT_EXPECT_EQ(test, o[IRDMA_HMC_APBVT].cnt, 1);
-	KUNIT_EXPECT_EQ(test, o[IRDMA_HMC_RSRVD].cnt, 0);
+	KUNIT_EXPECT_EQ(test, o[IRDMA_HMC_SRQ].cnt, 0);
 	KUNIT_EXPECT_EQ(test, o[IRDMA_HMC_PBLE].cnt, 2097152);
 }
 

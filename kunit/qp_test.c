@@ -24,6 +24,7 @@ struct qp_env {
 	struct ib_pd *pd;
 	struct ib_cq *cq;
 	struct ib_qp *a, *b;
+	struct ib_srq *srq;
 	const struct ib_gid_attr *gid;
 	u8 *buf[2];
 	u64 dma[2];
@@ -68,8 +69,10 @@ static struct ib_qp *qp_env_qp(struct kunit *test, struct qp_env *e,
 			.max_inline_data = 64,
 		},
 	};
-	struct ib_qp *qp = ib_create_qp(e->pd, &init);
+	struct ib_qp *qp;
 
+	init.srq = e->srq;
+	qp = ib_create_qp(e->pd, &init);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(qp));
 	KUNIT_EXPECT_GE(test, init.cap.max_send_wr, TEST_DEPTH);
 	return qp;
@@ -134,6 +137,8 @@ static void qp_env_cleanup(void *data)
 		ib_destroy_qp(e->a);
 	if (!IS_ERR_OR_NULL(e->b))
 		ib_destroy_qp(e->b);
+	if (!IS_ERR_OR_NULL(e->srq))
+		KUNIT_EXPECT_EQ(e->test, ib_destroy_srq_user(e->srq, NULL), 0);
 	if (!IS_ERR_OR_NULL(e->cq))
 		ib_free_cq(e->cq);
 	if (!IS_ERR_OR_NULL(e->pd))
@@ -149,7 +154,13 @@ static void qp_env_cleanup(void *data)
 	memset(e, 0, sizeof(*e));
 }
 
-static struct qp_env *qp_env_setup(struct kunit *test, u8 rnr_retry)
+/*
+ * A function and two connected RC QPs. With @srq the function has the
+ * sim's SRQ extension and both QPs receive from the shared receive queue
+ * @srq describes.
+ */
+static struct qp_env *qp_env_setup_srq(struct kunit *test, u8 rnr_retry,
+				       struct ib_srq_init_attr *srq)
 {
 	struct qp_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
 	struct irdma_fn *fn;
@@ -159,7 +170,8 @@ static struct qp_env *qp_env_setup(struct kunit *test, u8 rnr_retry)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, qp_env_cleanup, e), 0);
 	e->test = test;
 	e->blocks = irdma_dma_outstanding();
-	KUNIT_ASSERT_EQ(test, irdma_sim_add(TEST_FN_ID, true), 0);
+	KUNIT_ASSERT_EQ(test, srq ? irdma_sim_add_srq(TEST_FN_ID) :
+			      irdma_sim_add(TEST_FN_ID, true), 0);
 	e->added = true;
 	e->adev = irdma_sim_adev(TEST_FN_ID);
 	KUNIT_ASSERT_NOT_NULL(test, e->adev);
@@ -174,6 +186,12 @@ static struct qp_env *qp_env_setup(struct kunit *test, u8 rnr_retry)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(e->pd));
 	e->cq = ib_alloc_cq(e->ibdev, NULL, 4 * TEST_DEPTH, 0, IB_POLL_DIRECT);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(e->cq));
+	/* The E810 has no SRQs: only the extension offers them. */
+	KUNIT_EXPECT_EQ(test, e->ibdev->attrs.max_srq > 0, !!srq);
+	if (srq) {
+		e->srq = ib_create_srq(e->pd, srq);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(e->srq));
+	}
 	e->a = qp_env_qp(test, e, IB_QPT_RC);
 	e->b = qp_env_qp(test, e, IB_QPT_RC);
 	KUNIT_ASSERT_EQ(test, qp_env_connect(e, e->a, e->b->qp_num, rnr_retry), 0);
@@ -186,6 +204,11 @@ static struct qp_env *qp_env_setup(struct kunit *test, u8 rnr_retry)
 		KUNIT_ASSERT_FALSE(test, ib_dma_mapping_error(e->ibdev, e->dma[i]));
 	}
 	return e;
+}
+
+static struct qp_env *qp_env_setup(struct kunit *test, u8 rnr_retry)
+{
+	return qp_env_setup_srq(test, rnr_retry, NULL);
 }
 
 static void qp_env_teardown(struct kunit *test, struct qp_env *e)
@@ -847,6 +870,130 @@ static void irdma_qp_two_fn_test(struct kunit *test)
 	qp_env_teardown(test, e);
 }
 
+static void qp_env_srq_event(struct ib_event *ev, void *ctx)
+{
+	if (ev->event == IB_EVENT_SRQ_LIMIT_REACHED)
+		atomic_inc(ctx);
+}
+
+/* Post SRQ receives @first.. into 1 KiB slices of buffer 1. */
+static void qp_env_post_srq(struct kunit *test, struct qp_env *e, int first,
+			    int count)
+{
+	struct ib_sge sge;
+	struct ib_recv_wr wr = { .sg_list = &sge, .num_sge = 1 };
+	int i;
+
+	for (i = first; i < first + count; i++) {
+		sge = (struct ib_sge){ e->dma[1] + (i % 8) * 1024, 1024,
+				       e->pd->local_dma_lkey };
+		wr.wr_id = 200 + i;
+		KUNIT_ASSERT_EQ(test, ib_post_srq_recv(e->srq, &wr, NULL), 0);
+	}
+}
+
+/* Send @len bytes of pattern @seed from @from; its peer's SRQ takes it. */
+static void qp_env_srq_send(struct kunit *test, struct qp_env *e,
+			    struct ib_qp *from, u8 seed, u32 len, int recv)
+{
+	struct ib_sge sge = { e->dma[0], len, e->pd->local_dma_lkey };
+	struct ib_send_wr wr = {
+		.wr_id = seed, .opcode = IB_WR_SEND, .sg_list = &sge,
+		.num_sge = 1, .send_flags = IB_SEND_SIGNALED,
+	};
+	struct ib_wc wc[2], *r;
+	u32 i;
+
+	for (i = 0; i < len; i++)
+		e->buf[0][i] = seed + i;
+	KUNIT_ASSERT_EQ(test, ib_post_send(from, &wr, NULL), 0);
+	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 2), 2);
+	KUNIT_EXPECT_NOT_NULL(test, qp_env_find(wc, 2, seed));
+	r = qp_env_find(wc, 2, 200 + recv);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, r->opcode, IB_WC_RECV);
+	KUNIT_EXPECT_EQ(test, r->byte_len, len);
+	KUNIT_EXPECT_PTR_EQ(test, r->qp, from == e->a ? e->b : e->a);
+	/* RC completions name the receiving QP here, as upstream. */
+	KUNIT_EXPECT_EQ(test, r->src_qp, r->qp->qp_num);
+	KUNIT_EXPECT_EQ(test, memcmp(e->buf[1] + (recv % 8) * 1024, e->buf[0], len), 0);
+}
+
+static void irdma_qp_srq_test(struct kunit *test)
+{
+	atomic_t events = ATOMIC_INIT(0);
+	struct ib_srq_init_attr init = {
+		.event_handler = qp_env_srq_event,
+		.srq_context = &events,
+		.srq_type = IB_SRQT_BASIC,
+		.attr = { .max_wr = 16, .max_sge = 2 },
+	};
+	struct ib_recv_wr rwr = {}, *bad_rwr;
+	struct ib_srq_attr attr;
+	struct qp_env *e;
+	int i, tries;
+
+	e = qp_env_setup_srq(test, 7, &init);
+	KUNIT_EXPECT_EQ(test, e->ibdev->attrs.max_srq, 1023);
+	KUNIT_EXPECT_EQ(test, e->ibdev->attrs.max_srq_wr, 32767);
+	KUNIT_EXPECT_EQ(test, e->ibdev->attrs.max_srq_sge, 13);
+	/* 16 WRs of 2 SGEs: 64-byte WQEs, 64 quanta, 31 usable. */
+	KUNIT_EXPECT_EQ(test, init.attr.max_wr, 31);
+	KUNIT_ASSERT_EQ(test, ib_query_srq(e->srq, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.max_wr, 31);
+	KUNIT_EXPECT_EQ(test, attr.max_sge, 3);
+	KUNIT_EXPECT_EQ(test, attr.srq_limit, 0);
+
+	/* The QPs' own receive queues are closed. */
+	KUNIT_EXPECT_EQ(test, ib_post_recv(e->b, &rwr, (const struct ib_recv_wr **)&bad_rwr),
+			-EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, bad_rwr, &rwr);
+
+	/* Both QPs take from the one SRQ, in the order of posting. */
+	qp_env_post_srq(test, e, 0, 4);
+	qp_env_srq_send(test, e, e->a, 11, 1000, 0);
+	qp_env_srq_send(test, e, e->b, 22, 24, 1);
+	qp_env_srq_send(test, e, e->a, 33, 1024, 2);
+
+	/* One left; four more make five. Below three fires once. */
+	qp_env_post_srq(test, e, 4, 4);
+	attr.srq_limit = 3;
+	KUNIT_ASSERT_EQ(test, ib_modify_srq(e->srq, &attr, IB_SRQ_LIMIT), 0);
+	KUNIT_ASSERT_EQ(test, ib_query_srq(e->srq, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.srq_limit, 3);
+	qp_env_srq_send(test, e, e->b, 44, 64, 3);
+	qp_env_srq_send(test, e, e->a, 55, 64, 4);
+	KUNIT_EXPECT_EQ(test, atomic_read(&events), 0);
+	qp_env_srq_send(test, e, e->a, 66, 64, 5);
+	for (tries = 0; tries < 200 && !atomic_read(&events); tries++)
+		usleep_range(5000, 10000);
+	KUNIT_EXPECT_EQ(test, atomic_read(&events), 1);
+	KUNIT_ASSERT_EQ(test, ib_query_srq(e->srq, &attr), 0);
+	KUNIT_EXPECT_EQ(test, attr.srq_limit, 0);
+	qp_env_srq_send(test, e, e->b, 77, 64, 6);
+	msleep(50);
+	KUNIT_EXPECT_EQ(test, atomic_read(&events), 1);
+
+	/* No resizing, no limit beyond the ring, no destroy while in use. */
+	attr.max_wr = 8;
+	KUNIT_EXPECT_EQ(test, ib_modify_srq(e->srq, &attr, IB_SRQ_MAX_WR), -EINVAL);
+	attr.srq_limit = 33;
+	KUNIT_EXPECT_EQ(test, ib_modify_srq(e->srq, &attr, IB_SRQ_LIMIT), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_destroy_srq_user(e->srq, NULL), -EBUSY);
+
+	/* A full SRQ refuses more, naming the first refused. */
+	qp_env_post_srq(test, e, 8, 30);
+	rwr.wr_id = 999;
+	KUNIT_EXPECT_EQ(test, ib_post_srq_recv(e->srq, &rwr,
+					       (const struct ib_recv_wr **)&bad_rwr),
+			-ENOMEM);
+	KUNIT_EXPECT_PTR_EQ(test, bad_rwr, &rwr);
+	for (i = 0; i < 2; i++)
+		qp_env_srq_send(test, e, e->a, 80 + i, 16, 7 + i);
+	qp_env_teardown(test, e);
+}
+
 static struct kunit_case irdma_qp_cases[] = {
 	KUNIT_CASE_SLOW(irdma_qp_mcast_test),
 	KUNIT_CASE_SLOW(irdma_qp_mw_test),
@@ -859,6 +1006,7 @@ static struct kunit_case irdma_qp_cases[] = {
 	KUNIT_CASE_SLOW(irdma_qp_bad_wr_test),
 	KUNIT_CASE_SLOW(irdma_qp_ud_test),
 	KUNIT_CASE_SLOW(irdma_qp_cq_resize_test),
+	KUNIT_CASE_SLOW(irdma_qp_srq_test),
 	{}
 };
 

@@ -5,6 +5,7 @@
  * del_device, and nr_devices of them exist from module load on.
  *
  *   echo "ID [roce|iwarp]" > /sys/bus/irdma_sim/new_device
+ *   echo "ID roce srq" > /sys/bus/irdma_sim/new_device   (SRQ extension)
  *   echo "ID" > /sys/bus/irdma_sim/del_device
  */
 #include <linux/dma-mapping.h>
@@ -17,6 +18,10 @@
 static unsigned int nr_devices = 1;
 module_param(nr_devices, uint, 0444);
 MODULE_PARM_DESC(nr_devices, "Simulated E810 functions created at load (RoCEv2)");
+
+static bool srq;
+module_param(srq, bool, 0444);
+MODULE_PARM_DESC(srq, "Functions created at load have the SRQ extension (shared receive queues, which the E810 lacks)");
 
 static LIST_HEAD(sim_devs);
 static DEFINE_MUTEX(sim_devs_lock);
@@ -65,6 +70,7 @@ static int sim_native_plug(void *priv, const struct irdma_sim_res *res)
 	sadev->revision = IRDMA_SIM_REVISION;
 	sadev->vsi_num = res->vsi_num;
 	sadev->roce = res->roce;
+	sadev->srq = sdev->srq;
 	sadev->request_reset = sim_request_reset;
 	sadev->adev.name = res->roce ? IRDMA_SIM_ROCE_NAME : IRDMA_SIM_IWARP_NAME;
 	sadev->adev.id = res->id;
@@ -189,7 +195,7 @@ static struct sim_dev *sim_dev_find(u32 id)
 	return NULL;
 }
 
-static int sim_dev_create(u32 id, bool roce, void __iomem *regs,
+static int sim_dev_create(u32 id, bool roce, bool srq, void __iomem *regs,
 			  const struct irdma_sim_front *front, void *front_priv)
 {
 	struct sim_dev *sdev;
@@ -205,10 +211,12 @@ static int sim_dev_create(u32 id, bool roce, void __iomem *regs,
 		return -ENOMEM;
 	sdev->id = id;
 	sdev->roce = roce;
+	sdev->srq = srq;
 	sdev->front = front ? front : &sim_native_front;
 	sdev->front_priv = front ? front_priv : sdev;
 	xa_init(&sdev->cqs);
 	xa_init(&sdev->qps);
+	xa_init(&sdev->srqs);
 	xa_init(&sdev->mrs);
 	xa_init(&sdev->ahs);
 	xa_init(&sdev->mgs);
@@ -321,6 +329,25 @@ int irdma_sim_add(u32 id, bool roce)
 }
 
 /**
+ * irdma_sim_add_srq - create a RoCEv2 function with the SRQ extension
+ * @id: its number
+ *
+ * The function's engine has shared receive queues, in the formats of the
+ * generation that introduced them; the E810 itself has none.
+ *
+ * Return: 0, -EEXIST, -ERANGE or another negative errno.
+ */
+int irdma_sim_add_srq(u32 id)
+{
+	int err;
+
+	mutex_lock(&sim_devs_lock);
+	err = sim_dev_create(id, true, true, NULL, NULL, NULL);
+	mutex_unlock(&sim_devs_lock);
+	return err;
+}
+
+/**
  * irdma_sim_add_fronted - create a simulated function another module presents
  * @id: its number
  * @roce: RoCEv2 personality (else iWARP)
@@ -337,7 +364,7 @@ int irdma_sim_add_fronted(u32 id, bool roce, void __iomem *regs,
 	int err;
 
 	mutex_lock(&sim_devs_lock);
-	err = sim_dev_create(id, roce, regs, front, priv);
+	err = sim_dev_create(id, roce, false, regs, front, priv);
 	mutex_unlock(&sim_devs_lock);
 	return err;
 }
@@ -406,19 +433,25 @@ void irdma_sim_fail_cqp_op(u32 id, u8 opcode, u32 count)
 static ssize_t new_device_store(const struct bus_type *bus, const char *buf,
 				size_t count)
 {
-	char kind[8] = "roce";
+	char kind[8] = "roce", ext[8] = "";
 	unsigned int id;
 	int err, n;
 
-	n = sscanf(buf, "%u %7s", &id, kind);
+	n = sscanf(buf, "%u %7s %7s", &id, kind, ext);
 	if (n < 1)
 		return -EINVAL;
 	if (strcmp(kind, "roce") && strcmp(kind, "iwarp"))
 		return -EINVAL;
+	/* "srq": the SRQ extension, RoCEv2 only */
+	if (n == 3 && (strcmp(ext, "srq") || strcmp(kind, "roce")))
+		return -EINVAL;
 	if (id >= IRDMA_SIM_NATIVE_IDS)
 		return -ERANGE;
 
-	err = irdma_sim_add(id, !strcmp(kind, "roce"));
+	if (n == 3)
+		err = irdma_sim_add_srq(id);
+	else
+		err = irdma_sim_add(id, !strcmp(kind, "roce"));
 	return err ? err : count;
 }
 static BUS_ATTR_WO(new_device);
@@ -472,7 +505,7 @@ static int __init sim_init(void)
 
 	mutex_lock(&sim_devs_lock);
 	for (i = 0; i < nr_devices && !err; i++)
-		err = sim_dev_create(i, true, NULL, NULL, NULL);
+		err = sim_dev_create(i, true, srq, NULL, NULL, NULL);
 	mutex_unlock(&sim_devs_lock);
 	if (err) {
 		sim_destroy_all();

@@ -79,6 +79,7 @@ void sim_cqp_destroy(struct sim_dev *sdev)
 		sdev->stats.cqp_ops, sdev->stats.cqp_errors, sdev->stats.irqs,
 		sdev->stats.dma_faults);
 	sim_qps_destroy_all(sdev);
+	sim_srqs_destroy_all(sdev);
 	sim_mem_destroy_all(sdev);
 	sim_cqs_destroy_all(sdev);
 	memset(sdev->ceq, 0, sizeof(sdev->ceq));
@@ -201,6 +202,15 @@ static void sim_cqp_execute(struct sim_dev *sdev, const __le64 *wqe,
 		break;
 	case IRDMA_CQPOP_FLUSH_WQES:
 		sim_qp_flush(sdev, wqe, res);
+		break;
+	case IRDMA_CQPOP_CREATE_SRQ:
+		sim_srq_create(sdev, wqe, res);
+		break;
+	case IRDMA_CQPOP_MODIFY_SRQ:
+		sim_srq_modify(sdev, wqe, res);
+		break;
+	case IRDMA_CQPOP_DESTROY_SRQ:
+		sim_srq_destroy(sdev, wqe, res);
 		break;
 	case IRDMA_CQPOP_ALLOC_STAG:
 		sim_mr_alloc(sdev, wqe, res);

@@ -213,8 +213,36 @@ void sim_aeq_post(struct sim_dev *sdev, u32 code, u32 id)
 void sim_aeq_post_qp(struct sim_dev *sdev, u32 code, u32 id, u8 source,
 		     u32 wqe_idx, u8 state)
 {
+	sim_aeq_post_full(sdev, code, id, source, wqe_idx, state, 0);
+}
+
+/**
+ * sim_aeq_post_ctx - post an asynchronous event with a completion context
+ * @sdev: the simulated function
+ * @code: the AE code
+ * @id: the object
+ * @ctx: its completion context; qword 0 keeps bits 63:6
+ */
+void sim_aeq_post_ctx(struct sim_dev *sdev, u32 code, u32 id, u64 ctx)
+{
+	sim_aeq_post_full(sdev, code, id, 0, 0, 0, ctx & ~0x3fULL);
+}
+
+/**
+ * sim_aeq_post_full - post an asynchronous event, every field given
+ * @sdev: the simulated function
+ * @code: the AE code
+ * @id: the QP, CQ or SRQ
+ * @source: which side of a QP (IRDMA_AE_SOURCE_*)
+ * @wqe_idx: the WQE concerned
+ * @state: a QP's state (enum irdma_qp_hw_state)
+ * @q0: qword 0 (a completion context)
+ */
+void sim_aeq_post_full(struct sim_dev *sdev, u32 code, u32 id, u8 source,
+		       u32 wqe_idx, u8 state, u64 q0)
+{
 	u64 aeqe[2] = {
-		0,
+		q0,
 		FIELD_PREP(IRDMA_AEQE_QPCQID_LOW, id) |
 		FIELD_PREP(IRDMA_AEQE_QPCQID_HI, id >> 18) |
 		FIELD_PREP(IRDMA_AEQE_AECODE, code) |

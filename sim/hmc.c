@@ -47,6 +47,19 @@ static const struct sim_fpm_obj sim_fpm[IRDMA_HMC_OBJ_COUNT] = {
 	[IRDMA_HMC_HDR] = { 4096, 6 },
 };
 
+/* With the SRQ extension: 1024 SRQ contexts of 64 bytes. */
+static const struct sim_fpm_obj sim_fpm_srq = { 1024, 6 };
+
+static const struct sim_fpm_obj *sim_fpm_get(struct sim_dev *sdev,
+					     enum irdma_hmc_obj obj)
+{
+	static const struct sim_fpm_obj none;
+
+	if (obj == IRDMA_HMC_SRQ)
+		return sdev->srq ? &sim_fpm_srq : &none;
+	return &sim_fpm[obj];
+}
+
 #define SIM_FPM_MAX_SDS		32
 #define SIM_FPM_MAX_CEQS	SIM_MAX_CEQS
 #define SIM_FPM_HT_MULTIPLIER	1
@@ -58,15 +71,17 @@ static bool sim_fpm_is_free_list(enum irdma_hmc_obj obj)
 	       obj == IRDMA_HMC_RRFFL || obj == IRDMA_HMC_OOISCFFL;
 }
 
-static u32 sim_fpm_obj_size(enum irdma_hmc_obj obj)
+static u32 sim_fpm_obj_size(struct sim_dev *sdev, enum irdma_hmc_obj obj)
 {
+	const struct sim_fpm_obj *o = sim_fpm_get(sdev, obj);
+
 	if (obj == IRDMA_HMC_APBVT)
 		return IRDMA_APBVT_SIZE;
 	if (obj == IRDMA_HMC_PBLE)
 		return IRDMA_PBLE_SIZE;
 	if (sim_fpm_is_free_list(obj))
 		return IRDMA_FL_OBJ_SIZE;
-	return sim_fpm[obj].max ? 1U << sim_fpm[obj].shift : 0;
+	return o->max ? 1U << o->shift : 0;
 }
 
 static void sim_fail(struct sim_cqp_result *res, u16 min)
@@ -90,12 +105,13 @@ void sim_hmc_query(struct sim_dev *sdev, const __le64 *wqe,
 	buf[0] = cpu_to_le64(FIELD_PREP(IRDMA_QUERY_FPM_MAX_PE_SDS,
 					SIM_FPM_MAX_SDS));
 	for (obj = 0; obj < IRDMA_HMC_OBJ_COUNT; obj++) {
-		if (obj == IRDMA_HMC_APBVT || obj == IRDMA_HMC_RSRVD)
+		const struct sim_fpm_obj *o = sim_fpm_get(sdev, obj);
+
+		if (obj == IRDMA_HMC_APBVT)
 			continue;
 		buf[irdma_fpm_query_qword(obj)] =
-			cpu_to_le64(FIELD_PREP(IRDMA_QUERY_FPM_COUNT, sim_fpm[obj].max) |
-				    FIELD_PREP(IRDMA_QUERY_FPM_SIZE_SHIFT,
-					       sim_fpm[obj].shift));
+			cpu_to_le64(FIELD_PREP(IRDMA_QUERY_FPM_COUNT, o->max) |
+				    FIELD_PREP(IRDMA_QUERY_FPM_SIZE_SHIFT, o->shift));
 	}
 	buf[IRDMA_QUERY_FPM_MISC_QWORD] =
 		cpu_to_le64(FIELD_PREP(IRDMA_QUERY_FPM_MAX_CEQS, SIM_FPM_MAX_CEQS) |
@@ -140,12 +156,10 @@ void sim_hmc_commit(struct sim_dev *sdev, const __le64 *wqe,
 			cnt = FIELD_GET(IRDMA_COMMIT_FPM_CQCNT, q);
 		else if (obj == IRDMA_HMC_APBVT)
 			cnt = 1;
-		else if (obj == IRDMA_HMC_RSRVD)
-			cnt = 0;
 		else
 			cnt = FIELD_GET(IRDMA_COMMIT_FPM_COUNT, q);
 
-		hmc->size[obj] = sim_fpm_obj_size(obj);
+		hmc->size[obj] = sim_fpm_obj_size(sdev, obj);
 		if (cnt && !hmc->size[obj])
 			return sim_fail(res, SIM_MIN_BAD_PARAM);
 		hmc->cnt[obj] = cnt;

@@ -41,6 +41,7 @@
  * @revision: PCI revision it reports
  * @vsi_num: VSI of the function's LAN traffic
  * @roce: RoCEv2 personality (else iWARP)
+ * @srq: the engine has the sim's shared receive queue extension
  * @request_reset: ask the simulated LAN side to reset the function
  */
 struct irdma_sim_adev {
@@ -56,6 +57,7 @@ struct irdma_sim_adev {
 	u8 revision;
 	u16 vsi_num;
 	bool roce;
+	bool srq;
 	void (*request_reset)(struct irdma_sim_adev *sadev);
 };
 
@@ -106,6 +108,7 @@ void irdma_sim_request_reset(void *handle);
  * new_device, del_device and the fault knobs do from user space.
  */
 int irdma_sim_add(u32 id, bool roce);
+int irdma_sim_add_srq(u32 id);
 struct auxiliary_device *irdma_sim_adev(u32 id);
 void irdma_sim_fail_cqp_op(u32 id, u8 opcode, u32 count);
 

@@ -150,6 +150,10 @@ static int sim_qp_load_ctx(struct sim_dev *sdev, struct sim_qp *qp, u64 ctx_pa,
 	qp->ipv4 = !!(q & IRDMA_QPC_IPV4);
 	qp->pd = FIELD_GET(IRDMA_QPC_PDIDXHI, q) << 16 |
 		 FIELD_GET(IRDMA_QPC_PDIDX, le64_to_cpu(ctx[7]));
+	qp->srq = q & IRDMA_QPC_USE_SRQ ?
+		  FIELD_GET(IRDMA_QPC_SRQ_ID, le64_to_cpu(ctx[25])) : 0;
+	if (qp->srq && !xa_load(&sdev->srqs, qp->srq))
+		return -EINVAL;
 	if (cqs) {
 		qp->rq_shift = FIELD_GET(IRDMA_QPC_RQWQESIZE, q);
 		qp->sq.base = le64_to_cpu(ctx[1]);
@@ -301,13 +305,18 @@ static bool sim_valid(u64 word, bool polarity)
 	return !!(word & IRDMA_WQE_VALID) == polarity;
 }
 
-/* One completion for a QP's queue. */
+/*
+ * One completion for a QP's queue. Receives from a shared receive queue
+ * carry the WQE's wr_id in qword 1 (already there) instead of the QP's
+ * context.
+ */
 static void sim_qp_complete(struct sim_dev *sdev, struct sim_qp *qp, bool sq,
 			    u64 *cqe, const u64 *ext)
 {
 	struct sim_cq *cq = xa_load(&sdev->cqs, sq ? qp->scq : qp->rcq);
 
-	cqe[1] = qp->compl_ctx;
+	if (!(cqe[3] & IRDMA_CQE_SRQ))
+		cqe[1] = qp->compl_ctx;
 	cqe[2] |= FIELD_PREP(IRDMA_CQE_QPID, qp->id);
 	cqe[3] |= FIELD_PREP(IRDMA_CQE_SQ, sq);
 	if (!cq || (ext ? sim_cq_post_ext(sdev, cq, cqe, ext) :
@@ -413,6 +422,28 @@ static void sim_rq_advance(struct sim_qp *qp)
 	}
 }
 
+/*
+ * The receive WQE at the head of the QP's RQ or SRQ, and where the
+ * completion says it was.
+ */
+static int sim_recv_peek(struct sim_dev *sdev, struct sim_qp *qp, __le64 *wqe,
+			 u32 *idx)
+{
+	if (qp->srq)
+		return sim_srq_peek(sdev, qp->srq, qp->pd, wqe, idx);
+	*idx = qp->rq_head << qp->rq_shift;
+	return sim_rq_peek(sdev, qp, wqe);
+}
+
+/* The receive WQE at the head is taken, from the RQ or the SRQ. */
+static void sim_recv_advance(struct sim_dev *sdev, struct sim_qp *qp)
+{
+	if (qp->srq)
+		sim_srq_advance(sdev, qp->srq);
+	else
+		sim_rq_advance(qp);
+}
+
 /* Fragment @k of a WQE: address, length, key. */
 static void sim_frag(const __le64 *wqe, u32 k, u64 *addr, u32 *len, u32 *stag)
 {
@@ -492,10 +523,15 @@ static void sim_deliver(struct sim_dev *dst, struct sim_qp *qp,
 	__le64 wqe[IRDMA_MAX_QUANTA_PER_WR * 4];
 	u64 cqe[4] = {}, ext[4] = {};
 	bool ud = qp->type == IRDMA_QP_TYPE_ROCE_UD;
-	u32 len = msg->len;
+	u32 len = msg->len, idx;
 	int err;
 
-	err = sim_rq_peek(dst, qp, wqe);
+	err = sim_recv_peek(dst, qp, wqe, &idx);
+	if (err == -EPERM || err == -EFAULT) {
+		r->resp_ae = IRDMA_AE_AMP_BAD_PD;
+		r->req_ae = IRDMA_AE_IB_REMOTE_OP_ERROR;
+		return;
+	}
 	if (err) {
 		/* No receive posted: RC retries, UD drops. */
 		r->retry = !ud;
@@ -517,7 +553,7 @@ static void sim_deliver(struct sim_dev *dst, struct sim_qp *qp,
 	if (!err && msg->inv_stag && !ud)
 		err = sim_mr_invalidate(dst, msg->inv_stag, qp->pd, true);
 	if (err && ud) {
-		sim_rq_advance(qp);
+		sim_recv_advance(dst, qp);
 		return;
 	}
 	if (err) {
@@ -528,9 +564,13 @@ static void sim_deliver(struct sim_dev *dst, struct sim_qp *qp,
 	}
 
 	cqe[0] = FIELD_PREP(IRDMA_CQE_PAYLDLEN, len);
-	cqe[3] = FIELD_PREP(IRDMA_CQE_WQEIDX, qp->rq_head << qp->rq_shift) |
+	cqe[3] = FIELD_PREP(IRDMA_CQE_WQEIDX, idx) |
 		 FIELD_PREP(IRDMA_CQE_OPTYPE, msg->op) |
 		 FIELD_PREP(IRDMA_CQE_SOEVENT, msg->solicited);
+	if (qp->srq) {
+		cqe[1] = le64_to_cpu(wqe[2]);
+		cqe[3] |= IRDMA_CQE_SRQ;
+	}
 	if (ud) {
 		cqe[2] = FIELD_PREP(IRDMA_CQE_UDSRCQPN, msg->src->id);
 		cqe[3] |= FIELD_PREP(IRDMA_CQE_IPV4, msg->ah->ipv4);
@@ -546,7 +586,7 @@ static void sim_deliver(struct sim_dev *dst, struct sim_qp *qp,
 		ext[3] |= IRDMA_CQE_EXT_IMMVALID;
 	}
 	sim_qp_complete(dst, qp, false, cqe, ext[3] ? ext : NULL);
-	sim_rq_advance(qp);
+	sim_recv_advance(dst, qp);
 }
 
 /* Gather the data of a send or write from the local fragments. */
@@ -797,6 +837,7 @@ static void sim_exec_rc(struct sim_dev *sdev, struct sim_qp *qp, u8 op,
 	struct sim_dev *dst = sim_rc_peer(sdev, qp, &dqp);
 	bool write = op == IRDMA_WQEOP_RDMA_WRITE || op == IRDMA_WQEOP_RDMA_WRITE_SOL;
 	__le64 rq[IRDMA_MAX_QUANTA_PER_WR * 4];
+	u32 idx;
 	int err;
 
 	if (IS_ERR(dst)) {
@@ -812,7 +853,7 @@ static void sim_exec_rc(struct sim_dev *sdev, struct sim_qp *qp, u8 op,
 		goto out;
 	}
 	/* Immediate data needs a receive; check before touching memory. */
-	if (write && msg->imm_valid && sim_rq_peek(dst, dqp, rq)) {
+	if (write && msg->imm_valid && sim_recv_peek(dst, dqp, rq, &idx)) {
 		r->retry = true;
 		goto out;
 	}

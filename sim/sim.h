@@ -128,6 +128,7 @@ struct sim_cq {
  * @rnr_retry: RNR retries allowed (7: forever)
  * @rnr_left: RNR retries left for the WQE at the SQ tail
  * @rnr_until: when the WQE at the SQ tail may be tried again
+ * @srq: the shared receive queue its receives come from (0: its own RQ)
  */
 struct sim_qp {
 	u32 id;
@@ -158,6 +159,7 @@ struct sim_qp {
 	u8 rnr_retry;
 	u8 rnr_left;
 	unsigned long rnr_until;
+	u32 srq;
 };
 
 /**
@@ -310,6 +312,7 @@ struct sim_faults {
  * @dma_parms: its DMA parameters, as a PCI function has
  * @id: the number given at creation
  * @roce: RoCEv2 personality (else iWARP)
+ * @srq: the engine has the SRQ extension (shared receive queues)
  * @regs: the BAR0 register window (memory the engine watches)
  * @own_regs: @regs was allocated here (else a front's PCI BAR)
  * @front: how the function is presented to a driver
@@ -327,6 +330,7 @@ struct sim_faults {
  * @hmc: the FPM layout and segment descriptors
  * @cqs: live completion queues by number
  * @qps: live queue pairs by number
+ * @srqs: live shared receive queues by number
  * @mrs: memory keys by index
  * @ahs: address handles by index
  * @mgs: multicast groups by index
@@ -346,6 +350,7 @@ struct sim_dev {
 	struct device_dma_parameters dma_parms;
 	u32 id;
 	bool roce;
+	bool srq;
 	void __iomem *regs;
 	bool own_regs;
 	const struct irdma_sim_front *front;
@@ -363,6 +368,7 @@ struct sim_dev {
 	struct sim_hmc hmc;
 	struct xarray cqs;
 	struct xarray qps;
+	struct xarray srqs;
 	struct xarray mrs;
 	struct xarray ahs;
 	struct xarray mgs;
@@ -469,6 +475,9 @@ void sim_ceq_post(struct sim_dev *sdev, u32 ceq_id, u64 ctx);
 void sim_aeq_post(struct sim_dev *sdev, u32 code, u32 id);
 void sim_aeq_post_qp(struct sim_dev *sdev, u32 code, u32 id, u8 source,
 		     u32 wqe_idx, u8 state);
+void sim_aeq_post_ctx(struct sim_dev *sdev, u32 code, u32 id, u64 ctx);
+void sim_aeq_post_full(struct sim_dev *sdev, u32 code, u32 id, u8 source,
+		       u32 wqe_idx, u8 state, u64 q0);
 void sim_fault_queue_ae(struct sim_dev *sdev, u32 code, u32 id);
 bool sim_fault_post_aes(struct sim_dev *sdev);
 bool sim_vectors_poll(struct sim_dev *sdev);
@@ -519,6 +528,17 @@ void sim_qp_destroy(struct sim_dev *sdev, const __le64 *wqe,
 void sim_qp_flush(struct sim_dev *sdev, const __le64 *wqe,
 		  struct sim_cqp_result *res);
 void sim_qps_destroy_all(struct sim_dev *sdev);
+
+/* srq.c */
+void sim_srq_create(struct sim_dev *sdev, const __le64 *wqe,
+		    struct sim_cqp_result *res);
+void sim_srq_modify(struct sim_dev *sdev, const __le64 *wqe,
+		    struct sim_cqp_result *res);
+void sim_srq_destroy(struct sim_dev *sdev, const __le64 *wqe,
+		     struct sim_cqp_result *res);
+void sim_srqs_destroy_all(struct sim_dev *sdev);
+int sim_srq_peek(struct sim_dev *sdev, u32 id, u32 pd, __le64 *wqe, u32 *idx);
+void sim_srq_advance(struct sim_dev *sdev, u32 id);
 bool sim_qps_run(struct sim_dev *sdev);
 void sim_count_msg(struct sim_dev *sdev, bool ipv4, u32 len, bool tx, int rdma);
 void sim_peer_add(struct sim_dev *sdev);

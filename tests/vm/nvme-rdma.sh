@@ -3,7 +3,9 @@
 # NVMe over RDMA in loopback on the simulated function's address: the
 # kernel's nvmet-rdma target over a RAM-backed null_blk namespace, the
 # nvme-rdma host connected with nvme-cli; fio writes a pattern and reads it
-# back verified. Run with nvmet-rdma's use_srq off, then on. Afterwards
+# back verified. Run with nvmet-rdma's use_srq off, then on, then (our
+# driver) on a function with the simulator's SRQ extension, where the
+# target's receives go through shared receive queues. Afterwards
 # everything disconnects and unloads with a clean kernel log.
 . "$IRDMA_REPO/tests/vm/lib.sh"
 
@@ -14,12 +16,23 @@ CFG=/sys/kernel/config/nvmet
 modprobe configfs 2>/dev/null
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config ||
 	fail "no configfs"
+
+# The address and a RAM-backed namespace, once irdma0 is there.
+namespace_up() {
+	ip link set "$SIM_NETDEV" up
+	ip addr add $ADDR/24 dev "$SIM_NETDEV" || fail "address on $SIM_NETDEV"
+	wait_for '[ "$(devinfo_field irdma0 state)" = PORT_ACTIVE ]' || fail "port not active"
+	modprobe null_blk nr_devices=1 memory_backed=1 gb=1 bs=4096 ||
+		fail "null_blk"
+}
+
+namespace_down() {
+	rmmod null_blk
+	ip addr del $ADDR/24 dev "$SIM_NETDEV"
+}
+
 load_stack
-ip link set "$SIM_NETDEV" up
-ip addr add $ADDR/24 dev "$SIM_NETDEV" || fail "address on $SIM_NETDEV"
-wait_for '[ "$(devinfo_field irdma0 state)" = PORT_ACTIVE ]' || fail "port not active"
-modprobe null_blk nr_devices=1 memory_backed=1 gb=1 bs=4096 ||
-	fail "null_blk"
+namespace_up
 
 target_up() {
 	modprobe nvmet || fail "nvmet"
@@ -70,6 +83,12 @@ run_io() {
 	wait_for 'host_dev' 20 || fail "no namespace appeared (use_srq=$srq)"
 	dev=/dev/$(host_dev)
 	echo "host namespace $dev"
+	if [ -n "${WANT_SRQS:-}" ]; then
+		# The target's queues share receive queues on irdma0.
+		n=$(rdma resource show srq 2>/dev/null | grep -c 'dev irdma0')
+		[ "$n" -gt 0 ] || { rdma resource show srq; fail "nvmet-rdma created no SRQ"; }
+		echo "ok: $n SRQs on irdma0 while connected"
+	fi
 	timeout 300 fio --name=verify --filename="$dev" --rw=randwrite --bs=4k \
 		--iodepth=8 --ioengine=libaio --direct=1 --size=4m \
 		--verify=crc32c --do_verify=1 --verify_fatal=1 \
@@ -95,7 +114,24 @@ run_io 0
 echo "device max_srq: $(devinfo_field irdma0 max_srq)"
 run_io 1
 expect_eq "QPs left on irdma0" "$(rdma resource show qp 2>/dev/null | grep -c 'irdma0.*type RC')" 0
-rmmod null_blk
-ip addr del $ADDR/24 dev "$SIM_NETDEV"
+namespace_down
 unload_stack
+
+# The E810 has no SRQs; the simulator's SRQ extension has. With it,
+# nvmet-rdma's use_srq=1 puts every queue's receives on shared receive
+# queues (our driver only: the stock one never looks for SRQs on E810).
+if [ "$IRDMA_DRIVER" = ours ]; then
+	modprobe -a ib_core ib_uverbs || fail "ib_core"
+	load_sim nr_devices=1 srq=1
+	load_irdma
+	wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 with SRQs"
+	expect_eq "device max_srq with the SRQ extension" \
+		"$(devinfo_field irdma0 max_srq)" 1023
+	namespace_up
+	WANT_SRQS=1 run_io 1
+	expect_eq "SRQs left on irdma0" \
+		"$(rdma resource show srq 2>/dev/null | grep -c 'dev irdma0')" 0
+	namespace_down
+	unload_stack
+fi
 echo "PASS: nvme-rdma over irdma0 with use_srq off and on"
