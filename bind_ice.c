@@ -28,6 +28,17 @@ static const struct irdma_fn_ops irdma_ice_ops = {
 	.bar_pfn = irdma_ice_bar_pfn,
 };
 
+/* Push pages BAR0 has room for past 8 MiB, the last one's doorbell too. */
+static u32 irdma_ice_push_pages(struct pci_dev *pdev)
+{
+	resource_size_t len = pci_resource_len(pdev, 0);
+
+	if (len < IRDMA_PUSH_OFFSET + 2 * IRDMA_PUSH_PAGE_SIZE)
+		return 0;
+	return min_t(u64, (len - IRDMA_PUSH_OFFSET) / IRDMA_PUSH_PAGE_SIZE - 1,
+		     IRDMA_MAX_PUSH_PAGES);
+}
+
 static int irdma_ice_probe(struct auxiliary_device *adev,
 			   const struct auxiliary_device_id *id)
 {
@@ -57,6 +68,8 @@ static int irdma_ice_probe(struct auxiliary_device *adev,
 	res.vsi_num = vsi->vsi_num;
 	res.protocol = pf->rdma_mode & IIDC_RDMA_PROTOCOL_ROCEV2 ?
 		       IRDMA_PROTOCOL_ROCEV2 : IRDMA_PROTOCOL_IWARP;
+
+	res.push_pages = irdma_ice_push_pages(pf->pdev);
 
 	fn = irdma_fn_probe(&res);
 	if (IS_ERR(fn))

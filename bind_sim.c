@@ -53,6 +53,7 @@ static int irdma_sim_probe(struct auxiliary_device *adev,
 		.ops = &irdma_sim_ops,
 		.lan_priv = sadev,
 		.srq = sadev->srq,
+		.push_pages = sadev->push_pages,
 	};
 	struct irdma_fn *fn;
 

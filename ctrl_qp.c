@@ -52,6 +52,8 @@ void irdma_qp_ctx_write(__le64 *ctx, const struct irdma_qp_hw_info *info)
 			     FIELD_PREP(IRDMA_QPC_INSERTVLANTAG, info->insert_vlan) |
 			     FIELD_PREP(IRDMA_QPC_RQWQESIZE, info->rq_shift) |
 			     FIELD_PREP(IRDMA_QPC_USE_SRQ, info->use_srq) |
+			     FIELD_PREP(IRDMA_QPC_PPIDX, info->push ? info->push_idx : 0) |
+			     FIELD_PREP(IRDMA_QPC_PMENA, info->push) |
 			     FIELD_PREP(IRDMA_QPC_PDIDXHI, info->pd >> 16));
 	ctx[1] = cpu_to_le64(info->sq_pa);
 	ctx[2] = cpu_to_le64(info->rq_pa);
@@ -227,4 +229,20 @@ void irdma_build_manage_arp(struct irdma_cqp_wqe *cmd, u16 idx,
 		return;
 	cmd->q[2] = FIELD_PREP(IRDMA_CQPSQ_ARP_MACADDR, ether_addr_to_u64(mac));
 	cmd->q[3] |= IRDMA_CQPSQ_ARP_ENTRYVALID | IRDMA_CQPSQ_ARP_PERMANENT;
+}
+
+/**
+ * irdma_build_manage_push_page - MANAGE_PUSH_PAGES: take or give back a page
+ * @cmd: the command to fill
+ * @qs_handle: the queue set the page's WQEs go to
+ * @idx: the page to give back (ignored when taking one)
+ * @free: give @idx back rather than take a page
+ */
+void irdma_build_manage_push_page(struct irdma_cqp_wqe *cmd, u16 qs_handle,
+				  u32 idx, bool free)
+{
+	irdma_cmd_init(cmd, IRDMA_CQPOP_MANAGE_PUSH_PAGES);
+	cmd->q[2] = FIELD_PREP(IRDMA_CQPSQ_MPP_QS_HANDLE, qs_handle);
+	cmd->q[3] |= FIELD_PREP(IRDMA_CQPSQ_MPP_PPIDX, free ? idx : 0) |
+		     FIELD_PREP(IRDMA_CQPSQ_MPP_FREE_PAGE, free);
 }

@@ -517,6 +517,23 @@ static inline unsigned int irdma_fpm_commit_qword(enum irdma_hmc_obj obj)
 #define IRDMA_FEATURE_FW_INFO		0
 #define IRDMA_FEATURE_HW_VERSION_INFO	1
 
+/*
+ * MANAGE_PUSH_PAGES: qword 2 the queue set the page serves; the header
+ * the page (when freeing) and the free bit. An allocation's completion
+ * returns the page's index.
+ */
+#define IRDMA_CQPSQ_MPP_QS_HANDLE	GENMASK_ULL(9, 0)	/* qword 2 */
+#define IRDMA_CQPSQ_MPP_PPIDX		GENMASK_ULL(9, 0)	/* header */
+#define IRDMA_CQPSQ_MPP_PPTYPE		GENMASK_ULL(61, 60)
+#define IRDMA_CQPSQ_MPP_FREE_PAGE	BIT_ULL(62)
+#define IRDMA_MAX_PUSH_PAGES		1024
+/*
+ * Push pages: 64 KiB past the doorbell page's start (at 8 MiB), one 4 KiB
+ * page of WQEs per index; a page's doorbell is the page after it.
+ */
+#define IRDMA_PUSH_OFFSET		(8 * 1024 * 1024)
+#define IRDMA_PUSH_PAGE_SIZE		4096
+
 /* MANAGE_ARP: an entry of the ARP table; qword 1 reach max, 2 the MAC. */
 #define IRDMA_CQPSQ_ARP_INDEX		GENMASK_ULL(11, 0)	/* header */
 #define IRDMA_CQPSQ_ARP_ENTRYVALID	BIT_ULL(42)
@@ -669,6 +686,8 @@ enum irdma_qp_hw_state {
 /* The 256-byte QP host context (RoCEv2 layout); "qN" is qword N. */
 #define IRDMA_QP_CTX_SIZE		256
 #define IRDMA_QPC_IPV4			BIT_ULL(3)		/* q0 */
+#define IRDMA_QPC_PPIDX			GENMASK_ULL(41, 32)
+#define IRDMA_QPC_PMENA			BIT_ULL(47)
 #define IRDMA_QPC_INSERTVLANTAG		BIT_ULL(5)
 #define IRDMA_QPC_ISQP1			BIT_ULL(6)
 #define IRDMA_QPC_RQWQESIZE		GENMASK_ULL(9, 8)

@@ -65,6 +65,7 @@ struct irdma_fn_ops {
  * @lan_priv: the front-end's handle on the LAN driver
  * @srq: the engine has shared receive queues (the sim's SRQ extension;
  *	 no E800 or X722 part has them)
+ * @push_pages: push pages BAR0 has room for after IRDMA_PUSH_OFFSET
  */
 struct irdma_fn_res {
 	const char *frontend;
@@ -83,6 +84,7 @@ struct irdma_fn_res {
 	const struct irdma_fn_ops *ops;
 	void *lan_priv;
 	bool srq;
+	u32 push_pages;
 };
 
 /**
@@ -547,6 +549,8 @@ void irdma_build_destroy_aeq(struct irdma_cqp_wqe *cmd, u32 size);
  * @ird: inbound RDMA reads in flight
  * @use_srq: receives take WQEs from a shared receive queue
  * @srq_id: that SRQ
+ * @push: the QP has a push page
+ * @push_idx: its index
  */
 struct irdma_qp_hw_info {
 	u32 id;
@@ -589,6 +593,8 @@ struct irdma_qp_hw_info {
 	u8 ird;
 	bool use_srq;
 	u32 srq_id;
+	bool push;
+	u32 push_idx;
 };
 
 /* Flags of a MODIFY_QP besides the next state. */
@@ -611,6 +617,8 @@ void irdma_build_ws_node(struct irdma_cqp_wqe *cmd, u8 op, u16 node,
 			 u16 parent, u16 vsi, bool leaf, bool enable);
 void irdma_build_manage_arp(struct irdma_cqp_wqe *cmd, u16 idx,
 			    const u8 *mac, bool add);
+void irdma_build_manage_push_page(struct irdma_cqp_wqe *cmd, u16 qs_handle,
+				  u32 idx, bool free);
 
 /**
  * struct irdma_stag_info - a memory key as ALLOC_STAG and REG_MR give it

@@ -717,6 +717,32 @@ int irdma_uk_post_fast_reg(struct irdma_uk_qp *qp,
 	return 0;
 }
 
+/*
+ * Claim the next WQE of a receive ring (an RQ or an SRQ) and flip the
+ * pass's valid bit at index 0.
+ */
+static __le64 *irdma_recv_wqe_claim(__le64 *base, struct irdma_ring *ring,
+				    bool *polarity, u8 shift, u32 *idx)
+{
+	if (irdma_ring_produce(ring, 1, 0, idx))
+		return NULL;
+	if (!*idx)
+		*polarity = !*polarity;
+	return base + ((size_t)*idx << shift) * (IRDMA_WQE_QUANTUM_SIZE / 8);
+}
+
+/* Fill a claimed receive WQE; its header, with the valid bit, goes last. */
+static void irdma_recv_wqe_fill(__le64 *wqe, const struct irdma_sge *sg,
+				u32 num_sg, bool polarity, u64 qword2)
+{
+	u32 add = irdma_write_frags(wqe, 0, sg, num_sg, polarity);
+
+	wqe[2] = cpu_to_le64(qword2);
+	dma_wmb();
+	WRITE_ONCE(wqe[3], cpu_to_le64(FIELD_PREP(IRDMA_WQE_ADDFRAGCNT, add) |
+				       FIELD_PREP(IRDMA_WQE_VALID, polarity)));
+}
+
 /**
  * irdma_uk_post_rq - write a receive WQE
  * @qp: the QP
@@ -733,21 +759,17 @@ int irdma_uk_post_rq(struct irdma_uk_qp *qp, u64 wr_id,
 		     const struct irdma_sge *sg, u32 num_sg)
 {
 	__le64 *wqe;
-	u32 idx, add;
+	u32 idx;
 
 	if (num_sg > qp->max_rq_frags)
 		return -EINVAL;
-	if (irdma_ring_produce(&qp->rq_ring, 1, 0, &idx))
+	wqe = irdma_recv_wqe_claim(qp->rq, &qp->rq_ring, &qp->rq_polarity,
+				   qp->rq_shift, &idx);
+	if (!wqe)
 		return -ENOMEM;
-	if (!idx)
-		qp->rq_polarity = !qp->rq_polarity;
-	wqe = qp->rq + ((size_t)idx << qp->rq_shift) * (IRDMA_WQE_QUANTUM_SIZE / 8);
-	add = irdma_write_frags(wqe, 0, sg, num_sg, qp->rq_polarity);
-	wqe[2] = 0;
+	/* The id is in place before the hardware can complete the WQE. */
 	qp->rq_wr_id[idx] = wr_id;
-	dma_wmb();
-	WRITE_ONCE(wqe[3], cpu_to_le64(FIELD_PREP(IRDMA_WQE_ADDFRAGCNT, add) |
-				       FIELD_PREP(IRDMA_WQE_VALID, qp->rq_polarity)));
+	irdma_recv_wqe_fill(wqe, sg, num_sg, qp->rq_polarity, 0);
 	return 0;
 }
 
@@ -812,20 +834,16 @@ int irdma_uk_post_srq(struct irdma_uk_srq *srq, u64 wr_id,
 		      const struct irdma_sge *sg, u32 num_sg)
 {
 	__le64 *wqe;
-	u32 idx, add;
+	u32 idx;
 
 	if (num_sg > srq->max_frags)
 		return -EINVAL;
-	if (irdma_ring_produce(&srq->idx, 1, 0, &idx))
+	wqe = irdma_recv_wqe_claim(srq->ring, &srq->idx, &srq->polarity,
+				   srq->shift, &idx);
+	if (!wqe)
 		return -ENOMEM;
-	if (!idx)
-		srq->polarity = !srq->polarity;
-	wqe = srq->ring + ((size_t)idx << srq->shift) * (IRDMA_WQE_QUANTUM_SIZE / 8);
-	add = irdma_write_frags(wqe, 0, sg, num_sg, srq->polarity);
-	wqe[2] = cpu_to_le64(wr_id);
-	dma_wmb();
-	WRITE_ONCE(wqe[3], cpu_to_le64(FIELD_PREP(IRDMA_WQE_ADDFRAGCNT, add) |
-				       FIELD_PREP(IRDMA_WQE_VALID, srq->polarity)));
+	/* The hardware hands the id back from the WQE. */
+	irdma_recv_wqe_fill(wqe, sg, num_sg, srq->polarity, wr_id);
 	/* The WQE is complete before the hardware may count it. */
 	dma_wmb();
 	WRITE_ONCE(srq->shadow[0], cpu_to_le64(srq->idx.head));

@@ -277,8 +277,17 @@ static int irdma_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	return 0;
 }
 
-static struct rdma_user_mmap_entry *
-irdma_mmap_entry_insert(struct irdma_ucontext *uctx, u64 bar_offset,
+/**
+ * irdma_mmap_entry_insert - offer a page of BAR0 for mapping
+ * @uctx: the user context that may map it
+ * @bar_offset: the page's offset in BAR0
+ * @wc: map it write-combining (else uncached)
+ * @key: returns the mmap offset user space passes
+ *
+ * Return: the entry (rdma_user_mmap_entry_remove() withdraws it), or NULL.
+ */
+struct rdma_user_mmap_entry *
+irdma_mmap_entry_insert(struct irdma_ucontext *uctx, u64 bar_offset, bool wc,
 			u64 *key)
 {
 	struct irdma_mmap_entry *entry;
@@ -288,6 +297,7 @@ irdma_mmap_entry_insert(struct irdma_ucontext *uctx, u64 bar_offset,
 	if (!entry)
 		return NULL;
 	entry->bar_offset = bar_offset;
+	entry->wc = wc;
 	err = rdma_user_mmap_entry_insert(&uctx->ibucontext, &entry->rdma_entry,
 					  PAGE_SIZE);
 	if (err) {
@@ -341,7 +351,7 @@ static int irdma_alloc_ucontext(struct ib_ucontext *ibuctx,
 	INIT_LIST_HEAD(&uctx->cq_regs);
 
 	uctx->db_entry = irdma_mmap_entry_insert(uctx, IRDMA_DB_ADDR_OFFSET,
-						 &resp.db_mmap_key);
+						 false, &resp.db_mmap_key);
 	if (!uctx->db_entry)
 		return -ENOMEM;
 
@@ -389,7 +399,7 @@ static void irdma_disassociate_ucontext(struct ib_ucontext *ibuctx)
 }
 
 /**
- * irdma_mmap - map a page of BAR0 (the doorbell page) into user space
+ * irdma_mmap - map a page of BAR0 (a doorbell or push page) into user space
  * @ibuctx: the context
  * @vma: the mapping
  *
@@ -411,6 +421,8 @@ static int irdma_mmap(struct ib_ucontext *ibuctx, struct vm_area_struct *vma)
 
 	if (fn->res.ops->bar_pfn(fn, entry->bar_offset, &pfn))
 		prot = vma->vm_page_prot;
+	else if (entry->wc)
+		prot = pgprot_writecombine(vma->vm_page_prot);
 	else
 		prot = pgprot_noncached(vma->vm_page_prot);
 	err = rdma_user_mmap_io(ibuctx, vma, pfn, PAGE_SIZE, prot, rdma_entry);

@@ -124,6 +124,8 @@ struct irdma_cq {
  * @user_sq_size: a user QP's SQ in WQEs of the largest size
  * @user_rq_size: a user QP's RQ in WQEs
  * @srq: the shared receive queue its receives come from (NULL: its own RQ)
+ * @push_wqe_entry: mmap entry of its push page (user QPs in push mode)
+ * @push_db_entry: mmap entry of the push page's doorbell
  */
 struct irdma_qp {
 	struct ib_qp ibqp;
@@ -156,6 +158,8 @@ struct irdma_qp {
 	u32 user_sq_size;
 	u32 user_rq_size;
 	struct irdma_srq *srq;
+	struct rdma_user_mmap_entry *push_wqe_entry;
+	struct rdma_user_mmap_entry *push_db_entry;
 };
 
 /**
@@ -312,10 +316,12 @@ struct irdma_ucontext {
  * struct irdma_mmap_entry - a BAR0 page user space may map
  * @rdma_entry: ib_core's part
  * @bar_offset: the page's offset in BAR0
+ * @wc: map it write-combining (push WQE pages), else uncached
  */
 struct irdma_mmap_entry {
 	struct rdma_user_mmap_entry rdma_entry;
 	u64 bar_offset;
+	bool wc;
 };
 
 static inline struct irdma_device *to_iwdev(struct ib_device *ibdev)
@@ -334,6 +340,9 @@ int irdma_ib_register_device(struct irdma_device *iwdev);
 void irdma_ib_unregister_device(struct irdma_device *iwdev);
 void irdma_port_ibevent(struct irdma_device *iwdev, bool active);
 int irdma_register_notifiers(void);
+struct rdma_user_mmap_entry *
+irdma_mmap_entry_insert(struct irdma_ucontext *uctx, u64 bar_offset, bool wc,
+			u64 *key);
 
 /* verbs_cq.c */
 int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
@@ -374,6 +383,15 @@ void irdma_srq_event(struct irdma_fn *fn, u32 srq_id);
 void irdma_srq_release(struct irdma_srq *srq, u32 count);
 void irdma_set_srq_ops(struct ib_device *ibdev);
 void irdma_srq_query_device(struct irdma_fn *fn, struct ib_device_attr *props);
+
+/* verbs_push.c */
+struct irdma_modify_qp_resp;
+bool irdma_push_wanted(const struct irdma_qp *qp);
+void irdma_alloc_push_page(struct irdma_qp *qp);
+void irdma_dealloc_push_page(struct irdma_qp *qp);
+int irdma_push_mmap_setup(struct irdma_qp *qp, struct ib_udata *udata,
+			  struct irdma_modify_qp_resp *resp);
+void irdma_push_mmap_remove(struct irdma_qp *qp);
 
 /* verbs_post.c */
 int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,

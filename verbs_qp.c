@@ -546,6 +546,7 @@ static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 next, u32 flags)
  * @qp: the QP
  * @attr: the new attributes
  * @mask: which of @attr to take
+ * @from_user: the request came with user data (a push page may be given)
  *
  * The host context is rewritten each time; a state change reaches the
  * hardware through MODIFY_QP, and error states flush the queues.
@@ -554,7 +555,7 @@ static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 next, u32 flags)
  * -EINVAL for a transition the state machine forbids or bad attributes.
  */
 static int irdma_modify_qp_roce(struct irdma_qp *qp, struct ib_qp_attr *attr,
-				int mask)
+				int mask, bool from_user)
 {
 	enum ib_qp_state cur, next;
 	u32 flags = 0;
@@ -595,6 +596,9 @@ static int irdma_modify_qp_roce(struct irdma_qp *qp, struct ib_qp_attr *attr,
 			hw_next = IRDMA_QPS_RTS;
 			flags = IRDMA_QPMOD_ARP_VALID | IRDMA_QPMOD_CQ_VALID |
 				IRDMA_QPMOD_ORD_VALID;
+			/* The page goes to the hardware in this context. */
+			if (!err && from_user && irdma_push_wanted(qp))
+				irdma_alloc_push_page(qp);
 			break;
 		case IB_QPS_SQD:
 			if (cur == IB_QPS_SQD)
@@ -661,14 +665,21 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		return -EFAULT;
 	if (!rdma_protocol_roce(ibqp->device, 1))
 		return -EOPNOTSUPP;
-	err = irdma_modify_qp_roce(qp, attr, attr_mask);
+	err = irdma_modify_qp_roce(qp, attr, attr_mask, !!udata);
 	/* A provider asks to flush again what it posted after the flush. */
 	if (!err && qp->user && (req.sq_flush || req.rq_flush) &&
 	    qp->hw_state == IRDMA_QPS_ERROR)
 		irdma_qp_reflush(qp, req.sq_flush, req.rq_flush);
-	if (!err && udata && udata->outlen &&
-	    ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen)))
-		err = -EPROTO;
+	if (!err && udata && udata->outlen) {
+		/* A push page's mappings, offered once; without them, no push. */
+		if (qp->hw.push && !qp->push_wqe_entry)
+			irdma_push_mmap_setup(qp, udata, &resp);
+		if (ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen))) {
+			if (resp.push_valid)
+				irdma_push_mmap_remove(qp);
+			err = -EPROTO;
+		}
+	}
 	if (!err) {
 		attr_mask &= IB_QP_ATTR_STANDARD_BITS;
 		if (attr_mask & IB_QP_AV)
@@ -786,7 +797,10 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	irdma_qp_put(qp);
 	wait_for_completion(&qp->unused);
 
+	irdma_push_mmap_remove(qp);
 	hw_done = _irdma_destroy_qp(qp);
+	if (hw_done)
+		irdma_dealloc_push_page(qp);
 	irdma_ws_put(fn);
 	irdma_free_qp_rsrc(qp, hw_done);
 	rdma_destroy_ah_attr(&qp->attr.ah_attr);
@@ -898,7 +912,7 @@ static void irdma_qp_ae_work(struct work_struct *work)
 
 	if (qp->flush_issued)
 		goto out;
-	irdma_modify_qp_roce(qp, &attr, IB_QP_STATE);
+	irdma_modify_qp_roce(qp, &attr, IB_QP_STATE, false);
 	if (qp->ibqp.event_handler)
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 out:

@@ -783,6 +783,82 @@ static void irdma_qp_mw_test(struct kunit *test)
 	qp_env_teardown(test, e);
 }
 
+/* One 100-byte send from QP a to QP b, its bytes checked. */
+static void qp_env_send_check(struct kunit *test, struct qp_env *e)
+{
+	struct ib_sge sge = { e->dma[0], 100, e->pd->local_dma_lkey };
+	struct ib_send_wr wr = {
+		.wr_id = 1, .opcode = IB_WR_SEND, .sg_list = &sge, .num_sge = 1,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+	struct ib_wc wc[2], *r;
+	int i;
+
+	for (i = 0; i < 100; i++)
+		e->buf[0][i] = 0x5a ^ i;
+	memset(e->buf[1], 0, 100);
+	qp_env_post_recv(test, e, e->b, 1, 2);
+	KUNIT_ASSERT_EQ(test, ib_post_send(e->a, &wr, NULL), 0);
+	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 2), 2);
+	r = qp_env_find(wc, 2, 2);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, memcmp(e->buf[0], e->buf[1], 100), 0);
+}
+
+/*
+ * Push pages, through the driver's own calls (Debian's provider has no
+ * push path): pages are handed out in order, a QP context names only a
+ * page handed out, and the function's 64 pages run out.
+ */
+static void irdma_qp_push_page_test(struct kunit *test)
+{
+	struct qp_env *e = qp_env_setup(test, 7);
+	struct irdma_qp *a = to_iwqp(e->a), *b = to_iwqp(e->b);
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_RTS, .min_rnr_timer = 1 };
+	u32 taken[IRDMA_SIM_PUSH_PAGES];
+	int i, n;
+
+	irdma_alloc_push_page(a);
+	irdma_alloc_push_page(b);
+	KUNIT_ASSERT_TRUE(test, a->hw.push && b->hw.push);
+	KUNIT_EXPECT_EQ(test, a->hw.push_idx, 0);
+	KUNIT_EXPECT_EQ(test, b->hw.push_idx, 1);
+	/* The contexts name the pages; traffic goes on. */
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(e->a, &attr, IB_QP_STATE | IB_QP_MIN_RNR_TIMER), 0);
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(e->b, &attr, IB_QP_STATE | IB_QP_MIN_RNR_TIMER), 0);
+	qp_env_send_check(test, e);
+
+	/* A page given back may not be named. */
+	irdma_dealloc_push_page(b);
+	KUNIT_EXPECT_FALSE(test, b->hw.push);
+	b->hw.push = true;
+	b->hw.push_idx = 1;
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(e->b, &attr, IB_QP_STATE | IB_QP_MIN_RNR_TIMER),
+			-EINVAL);
+	b->hw.push = false;
+
+	/* 63 more pages are to be had, then none. */
+	for (n = 0; n < IRDMA_SIM_PUSH_PAGES; n++) {
+		irdma_alloc_push_page(b);
+		if (!b->hw.push)
+			break;
+		taken[n] = b->hw.push_idx;
+		b->hw.push = false;
+	}
+	KUNIT_EXPECT_EQ(test, n, IRDMA_SIM_PUSH_PAGES - 1);
+	for (i = 0; i < n; i++) {
+		b->hw.push = true;
+		b->hw.push_idx = taken[i];
+		irdma_dealloc_push_page(b);
+	}
+	irdma_alloc_push_page(b);
+	KUNIT_EXPECT_TRUE(test, b->hw.push);
+	KUNIT_EXPECT_EQ(test, b->hw.push_idx, 1);
+	/* Destroying the QPs gives their pages back. */
+	qp_env_teardown(test, e);
+}
+
 /* RC between QPs of two functions: the fabric carries it. */
 static void irdma_qp_two_fn_test(struct kunit *test)
 {
@@ -997,6 +1073,7 @@ static void irdma_qp_srq_test(struct kunit *test)
 static struct kunit_case irdma_qp_cases[] = {
 	KUNIT_CASE_SLOW(irdma_qp_mcast_test),
 	KUNIT_CASE_SLOW(irdma_qp_mw_test),
+	KUNIT_CASE_SLOW(irdma_qp_push_page_test),
 	KUNIT_CASE_SLOW(irdma_qp_two_fn_test),
 	KUNIT_CASE_SLOW(irdma_qp_rc_send_test),
 	KUNIT_CASE_SLOW(irdma_qp_rc_write_read_test),

@@ -71,6 +71,7 @@ static int sim_native_plug(void *priv, const struct irdma_sim_res *res)
 	sadev->vsi_num = res->vsi_num;
 	sadev->roce = res->roce;
 	sadev->srq = sdev->srq;
+	sadev->push_pages = sdev->push_pages;
 	sadev->request_reset = sim_request_reset;
 	sadev->adev.name = res->roce ? IRDMA_SIM_ROCE_NAME : IRDMA_SIM_IWARP_NAME;
 	sadev->adev.id = res->id;
@@ -246,7 +247,7 @@ static int sim_dev_create(u32 id, bool roce, bool srq, void __iomem *regs,
 	if (regs) {
 		sdev->regs = regs;
 	} else {
-		void *mem = vzalloc(IRDMA_SIM_BAR_SIZE);
+		void *mem = vzalloc(IRDMA_SIM_NATIVE_BAR_SIZE);
 
 		if (!mem) {
 			err = -ENOMEM;
@@ -255,6 +256,7 @@ static int sim_dev_create(u32 id, bool roce, bool srq, void __iomem *regs,
 		/* Plain memory standing in for BAR0. */
 		sdev->regs = (void __iomem __force *)mem;
 		sdev->own_regs = true;
+		sdev->push_pages = IRDMA_SIM_PUSH_PAGES;
 	}
 	sim_regs_reset(sdev);
 

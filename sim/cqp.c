@@ -203,6 +203,9 @@ static void sim_cqp_execute(struct sim_dev *sdev, const __le64 *wqe,
 	case IRDMA_CQPOP_FLUSH_WQES:
 		sim_qp_flush(sdev, wqe, res);
 		break;
+	case IRDMA_CQPOP_MANAGE_PUSH_PAGES:
+		sim_push_manage(sdev, wqe, res);
+		break;
 	case IRDMA_CQPOP_CREATE_SRQ:
 		sim_srq_create(sdev, wqe, res);
 		break;

@@ -26,6 +26,13 @@
 
 /* The E810's BAR0 as far as the RDMA engine uses it. */
 #define IRDMA_SIM_BAR_SIZE	(8 * 1024 * 1024)
+/*
+ * The simulator's own functions have push pages after that: 64 of them,
+ * and the doorbell page of the last.
+ */
+#define IRDMA_SIM_PUSH_PAGES	64
+#define IRDMA_SIM_NATIVE_BAR_SIZE \
+	(IRDMA_SIM_BAR_SIZE + (IRDMA_SIM_PUSH_PAGES + 1) * 4096)
 
 /**
  * struct irdma_sim_adev - a simulated E810 RDMA function
@@ -42,6 +49,7 @@
  * @vsi_num: VSI of the function's LAN traffic
  * @roce: RoCEv2 personality (else iWARP)
  * @srq: the engine has the sim's shared receive queue extension
+ * @push_pages: push pages its BAR0 has (after 8 MiB)
  * @request_reset: ask the simulated LAN side to reset the function
  */
 struct irdma_sim_adev {
@@ -58,6 +66,7 @@ struct irdma_sim_adev {
 	u16 vsi_num;
 	bool roce;
 	bool srq;
+	u32 push_pages;
 	void (*request_reset)(struct irdma_sim_adev *sadev);
 };
 

@@ -442,13 +442,7 @@ void sim_mg_cmd(struct sim_dev *sdev, const __le64 *wqe,
  */
 void sim_mem_destroy_all(struct sim_dev *sdev)
 {
-	unsigned long idx;
-	void *entry;
-
-	xa_for_each(&sdev->mrs, idx, entry)
-		kfree(xa_erase(&sdev->mrs, idx));
-	xa_for_each(&sdev->ahs, idx, entry)
-		kfree(xa_erase(&sdev->ahs, idx));
-	xa_for_each(&sdev->mgs, idx, entry)
-		kfree(xa_erase(&sdev->mgs, idx));
+	sim_xa_free_all(&sdev->mrs);
+	sim_xa_free_all(&sdev->ahs);
+	sim_xa_free_all(&sdev->mgs);
 }

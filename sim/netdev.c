@@ -2,6 +2,13 @@
 /*
  * The function's Ethernet device. RoCEv2 GIDs come from its addresses and
  * its link state is the port state the driver reports.
+ *
+ * The netdevs of all simulated functions hang off one Ethernet switch: a
+ * frame goes to the netdev that has its destination MAC, a broadcast or
+ * multicast frame to every other one that is up. So two functions can be
+ * two hosts (a netdev moved into another network namespace reaches the
+ * others over the switch, ARP included), as the RDMA fabric already
+ * treats them.
  */
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
@@ -9,9 +16,54 @@
 
 #include "sim.h"
 
+static LIST_HEAD(sim_switch_ports);
+static DEFINE_SPINLOCK(sim_switch_lock);
+
+/* Hand a copy of @skb to @dst as if it arrived on the wire. */
+static void sim_switch_deliver(struct sk_buff *skb, struct net_device *dst)
+{
+	struct sk_buff *nskb = skb_clone(skb, GFP_ATOMIC);
+	unsigned int len;
+
+	if (!nskb) {
+		dev_core_stats_rx_dropped_inc(dst);
+		return;
+	}
+	nskb->protocol = eth_type_trans(nskb, dst);
+	len = nskb->len;
+	if (netif_rx(nskb) == NET_RX_SUCCESS) {
+		DEV_STATS_INC(dst, rx_packets);
+		DEV_STATS_ADD(dst, rx_bytes, len);
+	}
+}
+
 static netdev_tx_t sim_netdev_xmit(struct sk_buff *skb, struct net_device *ndev)
 {
-	dev_core_stats_tx_dropped_inc(ndev);
+	const u8 *dest = skb_eth_hdr(skb)->h_dest;
+	bool flood = is_multicast_ether_addr(dest);
+	struct sim_dev *port;
+	unsigned long flags;
+
+	if (skb->len < ETH_HLEN) {
+		dev_core_stats_tx_dropped_inc(ndev);
+		dev_kfree_skb_any(skb);
+		return NETDEV_TX_OK;
+	}
+	DEV_STATS_INC(ndev, tx_packets);
+	DEV_STATS_ADD(ndev, tx_bytes, skb->len);
+	spin_lock_irqsave(&sim_switch_lock, flags);
+	list_for_each_entry(port, &sim_switch_ports, port) {
+		struct net_device *dst = port->netdev;
+
+		if (dst == ndev || !netif_running(dst) || !netif_carrier_ok(dst))
+			continue;
+		if (flood || ether_addr_equal(dest, dst->dev_addr)) {
+			sim_switch_deliver(skb, dst);
+			if (!flood)
+				break;
+		}
+	}
+	spin_unlock_irqrestore(&sim_switch_lock, flags);
 	dev_kfree_skb_any(skb);
 	return NETDEV_TX_OK;
 }
@@ -93,6 +145,9 @@ int sim_netdev_create(struct sim_dev *sdev)
 		return err;
 	}
 	sdev->netdev = ndev;
+	spin_lock_irq(&sim_switch_lock);
+	list_add_tail(&sdev->port, &sim_switch_ports);
+	spin_unlock_irq(&sim_switch_lock);
 	return 0;
 }
 
@@ -102,6 +157,9 @@ int sim_netdev_create(struct sim_dev *sdev)
  */
 void sim_netdev_destroy(struct sim_dev *sdev)
 {
+	spin_lock_irq(&sim_switch_lock);
+	list_del(&sdev->port);
+	spin_unlock_irq(&sim_switch_lock);
 	unregister_netdev(sdev->netdev);
 	free_netdev(sdev->netdev);
 	sdev->netdev = NULL;

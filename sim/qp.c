@@ -88,18 +88,8 @@ static void sim_peer_put(struct sim_dev *self, struct sim_dev *peer)
 #define SIM_WIRE_MTU		4096
 #define SIM_ROCE_OVERHEAD	(8 + 12 + 4)	/* UDP, BTH, ICRC */
 
-/**
- * sim_count_msg - count a message in the function's statistics
- * @sdev: the simulated function
- * @ipv4: it travels over IPv4 (else IPv6)
- * @len: its payload
- * @tx: sent (else received)
- * @rdma: the RDMA counter it adds to (an enum irdma_hw_stat of the
- *	transmit side), or -1
- *
- * A message is as many packets as the wire MTU makes it.
- */
-void sim_count_msg(struct sim_dev *sdev, bool ipv4, u32 len, bool tx, int rdma)
+/* Count @len bytes of payload as the packets the wire MTU makes them. */
+static void sim_count_pkts(struct sim_dev *sdev, bool ipv4, u32 len, bool tx)
 {
 	u32 pkts = max_t(u32, DIV_ROUND_UP(len, SIM_WIRE_MTU), 1);
 	u64 octs = len + (u64)pkts * ((ipv4 ? 20 : 40) + SIM_ROCE_OVERHEAD);
@@ -114,12 +104,34 @@ void sim_count_msg(struct sim_dev *sdev, bool ipv4, u32 len, bool tx, int rdma)
 		c[ipv4 ? IRDMA_STAT_IP4RXOCTS : IRDMA_STAT_IP6RXOCTS] += octs;
 		c[IRDMA_STAT_UDPRXPKTS] += pkts;
 	}
+}
+
+/**
+ * sim_count_msg - count a message in the function's statistics
+ * @sdev: the simulated function
+ * @ipv4: it travels over IPv4 (else IPv6)
+ * @len: its payload
+ * @tx: sent (else received), as the work request goes
+ * @rdma: the RDMA counter it adds to (an enum irdma_hw_stat of the
+ *	transmit side), or -1
+ *
+ * A message is as many packets as the wire MTU makes it. An RDMA read is
+ * a one-packet request one way and its data the other.
+ */
+void sim_count_msg(struct sim_dev *sdev, bool ipv4, u32 len, bool tx, int rdma)
+{
+	if (rdma == IRDMA_STAT_RDMATXRDS) {
+		sim_count_pkts(sdev, ipv4, 0, tx);
+		sim_count_pkts(sdev, ipv4, len, !tx);
+	} else {
+		sim_count_pkts(sdev, ipv4, len, tx);
+	}
 	if (rdma < 0)
 		return;
 	/* The receive counters mirror the transmit ones. */
 	if (!tx)
 		rdma += IRDMA_STAT_RDMARXRDS - IRDMA_STAT_RDMATXRDS;
-	c[rdma]++;
+	sdev->counters[rdma]++;
 }
 
 static int sim_rdma_stat(u8 op)
@@ -150,6 +162,10 @@ static int sim_qp_load_ctx(struct sim_dev *sdev, struct sim_qp *qp, u64 ctx_pa,
 	qp->ipv4 = !!(q & IRDMA_QPC_IPV4);
 	qp->pd = FIELD_GET(IRDMA_QPC_PDIDXHI, q) << 16 |
 		 FIELD_GET(IRDMA_QPC_PDIDX, le64_to_cpu(ctx[7]));
+	/* A push page must have been handed out. */
+	if ((q & IRDMA_QPC_PMENA) &&
+	    !sim_push_valid(sdev, FIELD_GET(IRDMA_QPC_PPIDX, q)))
+		return -EINVAL;
 	qp->srq = q & IRDMA_QPC_USE_SRQ ?
 		  FIELD_GET(IRDMA_QPC_SRQ_ID, le64_to_cpu(ctx[25])) : 0;
 	if (qp->srq && !xa_load(&sdev->srqs, qp->srq))
@@ -272,11 +288,7 @@ void sim_qp_destroy(struct sim_dev *sdev, const __le64 *wqe,
  */
 void sim_qps_destroy_all(struct sim_dev *sdev)
 {
-	struct sim_qp *qp;
-	unsigned long id;
-
-	xa_for_each(&sdev->qps, id, qp)
-		kfree(xa_erase(&sdev->qps, id));
+	sim_xa_free_all(&sdev->qps);
 }
 
 /* Where SQ quantum @idx, or RQ WQE @idx, lives. */
@@ -527,7 +539,8 @@ static void sim_deliver(struct sim_dev *dst, struct sim_qp *qp,
 	int err;
 
 	err = sim_recv_peek(dst, qp, wqe, &idx);
-	if (err == -EPERM || err == -EFAULT) {
+	/* An SRQ of another PD, or one that is gone. */
+	if (err == -EPERM || err == -ENOENT) {
 		r->resp_ae = IRDMA_AE_AMP_BAD_PD;
 		r->req_ae = IRDMA_AE_IB_REMOTE_OP_ERROR;
 		return;

@@ -19,7 +19,9 @@ void sim_regs_reset(struct sim_dev *sdev)
 {
 	int i;
 
-	memset_io(sdev->regs, 0, IRDMA_SIM_BAR_SIZE);
+	memset_io(sdev->regs, 0, sdev->push_pages ? IRDMA_SIM_NATIVE_BAR_SIZE :
+						   IRDMA_SIM_BAR_SIZE);
+	bitmap_zero(sdev->push_used, IRDMA_SIM_PUSH_PAGES);
 	for (i = 0; i < 3; i++)
 		sim_wr32(sdev, IRDMA_GLPE_CPUSTATUS(i), IRDMA_CPUSTATUS_PE_READY);
 	/* An 8 MiB doorbell window. */
@@ -88,6 +90,7 @@ bool sim_regs_poll(struct sim_dev *sdev)
 	/* SQ doorbells only wake the engine: it walks every SQ by valid bits. */
 	if (sim_db_taken(sdev, IRDMA_PFPE_WQEALLOC) | sim_db_taken(sdev, IRDMA_DB_WQE_ALLOC))
 		work = true;
+	work |= sim_push_poll(sdev);
 	work |= sim_qps_run(sdev);
 	work |= sim_vectors_poll(sdev);
 	return work;

@@ -9,6 +9,7 @@
 #include <linux/io.h>
 #include <linux/kthread.h>
 #include <linux/mutex.h>
+#include <linux/slab.h>
 #include <linux/wait.h>
 
 #include <linux/completion.h>
@@ -335,6 +336,9 @@ struct sim_faults {
  * @ahs: address handles by index
  * @mgs: multicast groups by index
  * @peer: entry in the list of functions the fabric reaches
+ * @port: entry in the Ethernet switch's list of netdevs
+ * @push_pages: push pages its BAR0 has room for (its own BAR0 only)
+ * @push_used: the push pages handed out
  * @ceq: the completion event queues
  * @aeq: the asynchronous event queue
  * @vec: interrupt state of each MSI-X vector
@@ -373,6 +377,9 @@ struct sim_dev {
 	struct xarray ahs;
 	struct xarray mgs;
 	struct list_head peer;
+	struct list_head port;
+	u32 push_pages;
+	DECLARE_BITMAP(push_used, IRDMA_SIM_PUSH_PAGES);
 	struct sim_eq ceq[SIM_MAX_CEQS];
 	struct sim_eq aeq;
 	struct sim_vector vec[SIM_MSIX_COUNT];
@@ -392,6 +399,16 @@ static inline u32 sim_rd32(struct sim_dev *sdev, u32 reg)
 static inline void sim_wr32(struct sim_dev *sdev, u32 reg, u32 val)
 {
 	writel(val, sdev->regs + reg);
+}
+
+/* Free every object an xarray holds, and empty it (function reset). */
+static inline void sim_xa_free_all(struct xarray *xa)
+{
+	unsigned long id;
+	void *obj;
+
+	xa_for_each(xa, id, obj)
+		kfree(xa_erase(xa, id));
 }
 
 static inline struct sim_dev *to_sim_dev(struct device *dev)
@@ -528,6 +545,12 @@ void sim_qp_destroy(struct sim_dev *sdev, const __le64 *wqe,
 void sim_qp_flush(struct sim_dev *sdev, const __le64 *wqe,
 		  struct sim_cqp_result *res);
 void sim_qps_destroy_all(struct sim_dev *sdev);
+
+/* push.c */
+void sim_push_manage(struct sim_dev *sdev, const __le64 *wqe,
+		     struct sim_cqp_result *res);
+bool sim_push_valid(struct sim_dev *sdev, u32 idx);
+bool sim_push_poll(struct sim_dev *sdev);
 
 /* srq.c */
 void sim_srq_create(struct sim_dev *sdev, const __le64 *wqe,

@@ -164,11 +164,7 @@ void sim_srq_destroy(struct sim_dev *sdev, const __le64 *wqe,
  */
 void sim_srqs_destroy_all(struct sim_dev *sdev)
 {
-	struct sim_srq *srq;
-	unsigned long id;
-
-	xa_for_each(&sdev->srqs, id, srq)
-		kfree(xa_erase(&sdev->srqs, id));
+	sim_xa_free_all(&sdev->srqs);
 }
 
 /* WQEs the driver has published and the engine has not taken. */
@@ -190,8 +186,9 @@ static u32 sim_srq_available(struct sim_dev *sdev, struct sim_srq *srq)
  * @wqe: gets the WQE (room for the largest)
  * @idx: gets its index
  *
- * Return: 0, -EAGAIN when none is posted, -EFAULT when the SRQ is gone or
- * unreadable, -EPERM for a QP of another protection domain.
+ * Return: 0, -EAGAIN when none is posted, -EFAULT when the ring is
+ * unreadable, -ENOENT when the SRQ is gone, -EPERM for a QP of another
+ * protection domain.
  */
 int sim_srq_peek(struct sim_dev *sdev, u32 id, u32 pd, __le64 *wqe, u32 *idx)
 {
@@ -199,7 +196,7 @@ int sim_srq_peek(struct sim_dev *sdev, u32 id, u32 pd, __le64 *wqe, u32 *idx)
 	u64 pa;
 
 	if (!srq)
-		return -EFAULT;
+		return -ENOENT;
 	if (srq->pd != pd)
 		return -EPERM;
 	if (!sim_srq_available(sdev, srq))

@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# drivers: ours
+# perftest between two simulated functions as two hosts: function 1's
+# netdev moves into its own network namespace, the simulator's Ethernet
+# switch joins the two netdevs (ARP and the perftest TCP exchange go over
+# it), and ib_send_bw, ib_write_bw and ib_read_bw run from irdma1 in the
+# namespace to irdma0 over the RDMA fabric, with and without inline data.
+. "$IRDMA_REPO/tests/vm/lib.sh"
+
+ADDR=192.168.77.1
+PEER=192.168.77.2
+load_stack
+roce_up $ADDR
+echo "1 roce" >$SIM_BUS/new_device || fail "second function"
+wait_for '[ -e /sys/class/infiniband/irdma1 ]' || fail "no irdma1"
+ip netns add peer || fail "netns"
+ip link set simeth1 netns peer || fail "simeth1 into the namespace"
+ip -n peer link set lo up
+ip -n peer link set simeth1 up
+ip -n peer addr add $PEER/24 dev simeth1 || fail "address on simeth1"
+# No ping here: a TCP connection attempt (refused) makes the namespace
+# resolve $ADDR; the switch carries the ARP request and the reply.
+reach() {
+	ip netns exec peer timeout 2 bash -c "echo >/dev/tcp/$ADDR/9" 2>/dev/null
+	ip -n peer neigh show "$ADDR" | grep -q "lladdr $(cat /sys/class/net/$SIM_NETDEV/address)"
+}
+wait_for reach 20 || { ip -n peer neigh; fail "no IP between the functions"; }
+echo "ok: the two functions' netdevs reach each other through the switch"
+# irdma1's RoCEv2 GID for the peer address (::ffff:192.168.77.2).
+wait_for 'grep -l "c0a8:4d02" /sys/class/infiniband/irdma1/ports/1/gids/*' ||
+	fail "no GID for $PEER on irdma1"
+G1=$(basename "$(grep -l c0a8:4d02 /sys/class/infiniband/irdma1/ports/1/gids/* | tail -1)")
+
+two_hosts() {
+	local name=$1 tool=$2
+
+	shift 2
+	timeout 120 $tool -d irdma0 -x "$GIDX" -F "$@" >/tmp/srv.2h 2>&1 &
+	wait_for "ss -Htln 'sport = :18515' | grep -q LISTEN" 20 ||
+		{ cat /tmp/srv.2h; fail "$name: server never listened"; }
+	timeout 120 ip netns exec peer $tool -d irdma1 -x "$G1" -F "$@" $ADDR \
+		>/tmp/cli.2h 2>&1 || { cat /tmp/srv.2h /tmp/cli.2h; fail "$name from irdma1"; }
+	wait $! || { cat /tmp/srv.2h; fail "$name: server on irdma0"; }
+	grep -A1 -E '^ #bytes' /tmp/cli.2h | tail -1
+	echo "ok: $name from function 1 (irdma1, namespace peer) to function 0 (irdma0)"
+}
+
+for t in ib_send_bw ib_write_bw ib_read_bw; do
+	two_hosts "$t" $t -s 65536 -n 100
+done
+two_hosts "ib_send_bw inline" ib_send_bw -s 64 -I 64 -n 200
+two_hosts "ib_write_lat" ib_write_lat -s 64 -I 64 -n 200
+# Both functions carried traffic: each counted IPv4 packets in.
+for d in irdma0 irdma1; do
+	n=$(rdma statistic show link "$d/1" 2>/dev/null |
+		grep -o 'ip4InPkts [0-9]*' | awk '{ print $2 }')
+	[ "${n:-0}" -gt 0 ] || fail "$d counted no IPv4 receives"
+	echo "ok: $d ip4InPkts $n"
+done
+ip netns del peer
+wait_for '[ -e /sys/class/net/simeth1 ]' 10 || fail "simeth1 did not come back"
+echo 1 >$SIM_BUS/del_device || fail "removing the second function"
+ip addr del $ADDR/24 dev "$SIM_NETDEV"
+unload_stack
+echo "PASS: perftest between two simulated functions as two hosts"
