@@ -7,6 +7,11 @@
  * driver documents; the caller checks the kernel log and leftovers.
  *
  *   bad-udata /dev/infiniband/uverbs0
+ *   bad-udata /dev/infiniband/uverbs0 push GID-FILE
+ *
+ * With "push" (irdma loaded with push_mode=1) it also takes a QP to RTS
+ * through the extended modify command and follows its push pages' mmap
+ * entries from the modify response to the QP's destruction.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <rdma/ib_user_verbs.h>
 #include <rdma/irdma-abi.h>
 
@@ -141,10 +147,176 @@ static int create_qp(__u32 pd, __u32 cq, int type, __u32 wrs,
 		   &resp, sizeof(resp));
 }
 
+#define BIT(n)			(1U << (n))
+
+/* ib_qp_attr_mask bits, as ib_core numbers them. */
+#define QPA_STATE		BIT(0)
+#define QPA_ACCESS_FLAGS	BIT(3)
+#define QPA_PKEY_INDEX		BIT(4)
+#define QPA_PORT		BIT(5)
+#define QPA_AV			BIT(7)
+#define QPA_PATH_MTU		BIT(8)
+#define QPA_TIMEOUT		BIT(9)
+#define QPA_RETRY_CNT		BIT(10)
+#define QPA_RNR_RETRY		BIT(11)
+#define QPA_RQ_PSN		BIT(12)
+#define QPA_MAX_QP_RD_ATOMIC	BIT(13)
+#define QPA_MIN_RNR_TIMER	BIT(15)
+#define QPA_SQ_PSN		BIT(16)
+#define QPA_MAX_DEST_RD_ATOMIC	BIT(17)
+#define QPA_DEST_QPN		BIT(20)
+
+/* The extended modify: core and driver data in, both responses out. */
+static int modify_qp_ex(struct ib_uverbs_ex_modify_qp *req,
+			struct irdma_modify_qp_resp *drv_resp)
+{
+	struct irdma_modify_qp_req drv = {};
+	struct {
+		struct ib_uverbs_ex_modify_qp_resp core;
+		struct irdma_modify_qp_resp drv;
+	} resp = {};
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_ex_cmd_hdr ex;
+		struct ib_uverbs_ex_modify_qp req;
+		struct irdma_modify_qp_req drv;
+	} buf = {
+		.hdr = {
+			.command = IB_USER_VERBS_CMD_FLAG_EXTENDED |
+				   IB_USER_VERBS_EX_CMD_MODIFY_QP,
+			.in_words = sizeof(*req) / 8,
+			.out_words = sizeof(resp.core) / 8,
+		},
+		.ex = {
+			.response = (uintptr_t)&resp,
+			.provider_in_words = sizeof(drv) / 8,
+			.provider_out_words = sizeof(resp.drv) / 8,
+		},
+		.req = *req,
+		.drv = drv,
+	};
+
+	if (write(fd, &buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+		return errno;
+	*drv_resp = resp.drv;
+	return 0;
+}
+
+/* A user QP on registered rings, taken to RTS on itself; its push pages. */
+static void push_test(__u32 pd, __u32 cq, const char *gid_file)
+{
+	struct irdma_mem_reg_req mreg = { .reg_type = IRDMA_MEMREG_TYPE_QP,
+					  .sq_pages = 1, .rq_pages = 1 };
+	struct ib_uverbs_create_qp qreq = {
+		.pd_handle = pd, .send_cq_handle = cq, .recv_cq_handle = cq,
+		.max_send_wr = 8, .max_recv_wr = 4, .max_send_sge = 1,
+		.max_recv_sge = 1, .qp_type = QPT_RC,
+	};
+	struct {
+		struct ib_uverbs_create_qp_resp core;
+		struct irdma_create_qp_resp drv;
+	} qresp = {};
+	struct irdma_create_qp_req drv = {};
+	struct ib_uverbs_ex_modify_qp mod = {};
+	struct irdma_modify_qp_resp mresp = {};
+	struct ib_uverbs_destroy_qp dqp = {};
+	struct ib_uverbs_destroy_qp_resp dqp_resp;
+	unsigned int g[8];
+	__u32 rings_mr;
+	void *rings, *wqe, *db;
+	FILE *f;
+	int err, i;
+
+	f = fopen(gid_file, "r");
+	if (!f || fscanf(f, "%x:%x:%x:%x:%x:%x:%x:%x", &g[0], &g[1], &g[2], &g[3],
+			 &g[4], &g[5], &g[6], &g[7]) != 8) {
+		printf("FAIL: no GID in %s\n", gid_file);
+		failures++;
+		return;
+	}
+	fclose(f);
+	if (posix_memalign(&rings, 4096, 3 * 4096))
+		return;
+	memset(rings, 0, 3 * 4096);
+	rings_mr = reg_mr(pd, rings, 3 * 4096, &mreg, sizeof(mreg), &err);
+	expect("push: QP ring registration", err, 0);
+	drv.user_wqe_bufs = (uintptr_t)rings;
+	err = cmd(IB_USER_VERBS_CMD_CREATE_QP, &qreq, sizeof(qreq), &drv, sizeof(drv),
+		  &qresp, sizeof(qresp));
+	expect("push: QP", err, 0);
+	if (err)
+		return;
+
+	mod.base.qp_handle = qresp.core.qp_handle;
+	mod.base.attr_mask = QPA_STATE | QPA_PKEY_INDEX | QPA_PORT | QPA_ACCESS_FLAGS;
+	mod.base.qp_state = 1;	/* INIT */
+	mod.base.port_num = 1;
+	expect("push: to INIT", modify_qp_ex(&mod, &mresp), 0);
+	expect("push: no page before RTS", mresp.push_valid ? EEXIST : 0, 0);
+	memset(&mod.base, 0, sizeof(mod.base));
+	mod.base.qp_handle = qresp.core.qp_handle;
+	mod.base.attr_mask = QPA_STATE | QPA_AV | QPA_PATH_MTU | QPA_DEST_QPN |
+			     QPA_RQ_PSN | QPA_MAX_DEST_RD_ATOMIC | QPA_MIN_RNR_TIMER;
+	mod.base.qp_state = 2;	/* RTR */
+	for (i = 0; i < 8; i++) {
+		mod.base.dest.dgid[2 * i] = g[i] >> 8;
+		mod.base.dest.dgid[2 * i + 1] = g[i] & 0xff;
+	}
+	mod.base.dest.sgid_index = atoi(strrchr(gid_file, '/') + 1);
+	mod.base.dest.is_global = 1;
+	mod.base.dest.hop_limit = 64;
+	mod.base.dest.port_num = 1;
+	mod.base.path_mtu = 3;	/* 1024 */
+	mod.base.dest_qp_num = qresp.core.qpn;
+	mod.base.rq_psn = 1;
+	mod.base.max_dest_rd_atomic = 1;
+	mod.base.min_rnr_timer = 1;
+	expect("push: to RTR", modify_qp_ex(&mod, &mresp), 0);
+	memset(&mod.base, 0, sizeof(mod.base));
+	mod.base.qp_handle = qresp.core.qp_handle;
+	mod.base.attr_mask = QPA_STATE | QPA_SQ_PSN | QPA_TIMEOUT | QPA_RETRY_CNT |
+			     QPA_RNR_RETRY | QPA_MAX_QP_RD_ATOMIC;
+	mod.base.qp_state = 3;	/* RTS */
+	mod.base.sq_psn = 1;
+	mod.base.timeout = 14;
+	mod.base.retry_cnt = 7;
+	mod.base.rnr_retry = 7;
+	mod.base.max_rd_atomic = 1;
+	expect("push: to RTS", modify_qp_ex(&mod, &mresp), 0);
+	expect("push: a push page in the RTS response", mresp.push_valid ? 0 : ENOENT, 0);
+
+	/* Both pages map; the doorbell takes a write. */
+	wqe = mmap(NULL, 4096, PROT_WRITE, MAP_SHARED, fd, mresp.push_wqe_mmap_key);
+	expect("push: mapping the push page", wqe == MAP_FAILED ? errno : 0, 0);
+	db = mmap(NULL, 4096, PROT_WRITE, MAP_SHARED, fd, mresp.push_db_mmap_key);
+	expect("push: mapping its doorbell", db == MAP_FAILED ? errno : 0, 0);
+	if (db != MAP_FAILED) {
+		__atomic_store_n((__u64 *)db, 1, __ATOMIC_RELEASE);
+		munmap(db, 4096);
+	}
+	if (wqe != MAP_FAILED)
+		munmap(wqe, 4096);
+
+	/* The entries go with the QP. */
+	dqp.qp_handle = qresp.core.qp_handle;
+	err = cmd(IB_USER_VERBS_CMD_DESTROY_QP, &dqp, sizeof(dqp), NULL, 0,
+		  &dqp_resp, sizeof(dqp_resp));
+	expect("push: destroying the QP", err, 0);
+	wqe = mmap(NULL, 4096, PROT_WRITE, MAP_SHARED, fd, mresp.push_wqe_mmap_key);
+	expect("push: mapping the page after the QP is gone",
+	       wqe == MAP_FAILED ? errno : 0, EINVAL);
+	db = mmap(NULL, 4096, PROT_WRITE, MAP_SHARED, fd, mresp.push_db_mmap_key);
+	expect("push: mapping its doorbell after the QP is gone",
+	       db == MAP_FAILED ? errno : 0, EINVAL);
+	expect("push: deregistering the QP rings", dereg_mr(rings_mr), 0);
+	free(rings);
+}
+
 /**
  * main - send the malformed requests and count the wrong answers
  * @argc: argument count
- * @argv: the uverbs device (default /dev/infiniband/uverbs0)
+ * @argv: the uverbs device (default /dev/infiniband/uverbs0), then
+ *	optionally "push" and the sysfs file of an IPv4 GID
  *
  * Return: 0 if every request got its errno, 1 otherwise, 2 on setup failure.
  */
@@ -254,6 +426,9 @@ int main(int argc, char **argv)
 	       create_qp(pd, cq, QPT_RC, 8, 500, &qpreq, sizeof(qpreq)), EINVAL);
 	expect("UC QP", create_qp(pd, cq, QPT_UC, 8, 0, &qpreq, sizeof(qpreq)),
 	       EOPNOTSUPP);
+
+	if (argc > 3 && !strcmp(argv[2], "push"))
+		push_test(pd, cq, argv[3]);
 
 	/* Handles used twice. */
 	dcq.cq_handle = cq;
