@@ -666,6 +666,10 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	if (!rdma_protocol_roce(ibqp->device, 1))
 		return -EOPNOTSUPP;
 	err = irdma_modify_qp_roce(qp, attr, attr_mask, !!udata);
+	if (err)
+		ibdev_dbg(ibqp->device, "QP %u: modify (mask %#x, state %d -> %d) failed: %d\n",
+			  qp->id, attr_mask, qp->ib_state,
+			  attr_mask & IB_QP_STATE ? attr->qp_state : qp->ib_state, err);
 	/* A provider asks to flush again what it posted after the flush. */
 	if (!err && qp->user && (req.sq_flush || req.rq_flush) &&
 	    qp->hw_state == IRDMA_QPS_ERROR)

@@ -25,6 +25,8 @@ static int sim_stats_show(struct seq_file *m, void *data)
 	seq_printf(m, "cqp_ops %llu\ncqp_errors %llu\nirqs %llu\ndma_faults %llu\nfaults_injected %llu\n",
 		   sdev->stats.cqp_ops, sdev->stats.cqp_errors, sdev->stats.irqs,
 		   sdev->stats.dma_faults, sdev->stats.faults_injected);
+	seq_printf(m, "ud_dropped %llu\ncq_overflows %llu\n",
+		   sdev->stats.ud_dropped, sdev->stats.cq_overflows);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sim_stats);

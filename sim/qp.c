@@ -332,8 +332,10 @@ static void sim_qp_complete(struct sim_dev *sdev, struct sim_qp *qp, bool sq,
 	cqe[2] |= FIELD_PREP(IRDMA_CQE_QPID, qp->id);
 	cqe[3] |= FIELD_PREP(IRDMA_CQE_SQ, sq);
 	if (!cq || (ext ? sim_cq_post_ext(sdev, cq, cqe, ext) :
-			  sim_cq_post(sdev, cq, cqe)))
+			  sim_cq_post(sdev, cq, cqe))) {
+		sdev->stats.cq_overflows++;
 		sim_aeq_post(sdev, IRDMA_AE_CQ_OPERATION_ERROR, sq ? qp->scq : qp->rcq);
+	}
 }
 
 /**
@@ -416,13 +418,17 @@ struct sim_result {
 /* The RQ WQE at the head, if the driver has posted one. */
 static int sim_rq_peek(struct sim_dev *sdev, struct sim_qp *qp, __le64 *wqe)
 {
-	u64 base;
+	u64 base, hdr;
 
 	if (sim_rq_addr(sdev, qp, qp->rq_head, &base) ||
-	    sim_dma_read(sdev, base, wqe, IRDMA_WQE_QUANTUM_SIZE << qp->rq_shift))
+	    sim_dma_read_qword(sdev, base + 24, &hdr))
 		return -EFAULT;
-	if (!sim_valid(le64_to_cpu(wqe[3]), qp->rq_polarity))
+	if (!sim_valid(hdr, qp->rq_polarity))
 		return -EAGAIN;
+	/* The valid bit first: the rest was written before it. */
+	dma_rmb();
+	if (sim_dma_read(sdev, base, wqe, IRDMA_WQE_QUANTUM_SIZE << qp->rq_shift))
+		return -EFAULT;
 	return 0;
 }
 
@@ -548,6 +554,8 @@ static void sim_deliver(struct sim_dev *dst, struct sim_qp *qp,
 	if (err) {
 		/* No receive posted: RC retries, UD drops. */
 		r->retry = !ud;
+		if (ud)
+			dst->stats.ud_dropped++;
 		return;
 	}
 	if (ud) {
@@ -566,6 +574,7 @@ static void sim_deliver(struct sim_dev *dst, struct sim_qp *qp,
 	if (!err && msg->inv_stag && !ud)
 		err = sim_mr_invalidate(dst, msg->inv_stag, qp->pd, true);
 	if (err && ud) {
+		dst->stats.ud_dropped++;
 		sim_recv_advance(dst, qp);
 		return;
 	}
@@ -707,8 +716,10 @@ static bool sim_ud_deliver(struct sim_dev *dst, u32 qpn, u32 qkey,
 	struct sim_result dr = {};
 
 	if (!dqp || dqp->type != IRDMA_QP_TYPE_ROCE_UD || dqp->qkey != qkey ||
-	    (dqp->state != IRDMA_QPS_RTR && dqp->state != IRDMA_QPS_RTS))
+	    (dqp->state != IRDMA_QPS_RTR && dqp->state != IRDMA_QPS_RTS)) {
+		dst->stats.ud_dropped++;
 		return false;
+	}
 	sim_deliver(dst, dqp, msg, &dr);
 	return true;
 }
@@ -781,8 +792,10 @@ static void sim_exec_ud(struct sim_dev *sdev, struct sim_qp *qp,
 		r->busy = true;
 		return;
 	}
-	if (!dst)
+	if (!dst) {
+		sdev->stats.ud_dropped++;
 		return;		/* nobody there: the datagram is lost */
+	}
 	if (sim_ud_deliver(dst, FIELD_GET(IRDMA_WQE_DESTQPN, q2), qkey, msg))
 		sim_count_msg(dst, msg->ah->ipv4, msg->len, false, IRDMA_STAT_RDMATXSNDS);
 	r->ipv4 = msg->ah->ipv4;

@@ -287,6 +287,8 @@ struct sim_stats {
 	u64 irqs;
 	u64 dma_faults;
 	u64 faults_injected;
+	u64 ud_dropped;
+	u64 cq_overflows;
 };
 
 /**

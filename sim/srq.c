@@ -201,6 +201,8 @@ int sim_srq_peek(struct sim_dev *sdev, u32 id, u32 pd, __le64 *wqe, u32 *idx)
 		return -EPERM;
 	if (!sim_srq_available(sdev, srq))
 		return -EAGAIN;
+	/* The producer index, then the WQE it covers. */
+	dma_rmb();
 	if (sim_ring_pa(sdev, &srq->ring,
 			((u64)srq->head << srq->shift) * IRDMA_WQE_QUANTUM_SIZE,
 			&pa) ||
