@@ -280,6 +280,8 @@ struct sim_hmc {
  * @irqs: interrupts raised
  * @dma_faults: host memory accesses at invalid addresses
  * @faults_injected: CQP commands failed on request
+ * @ud_dropped: UD datagrams nobody took (no QP, Q_Key, no receive posted)
+ * @cq_overflows: completions lost to a full or missing CQ
  */
 struct sim_stats {
 	u64 cqp_ops;
