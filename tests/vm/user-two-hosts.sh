@@ -3,8 +3,9 @@
 # perftest between two simulated functions as two hosts: function 1's
 # netdev moves into its own network namespace, the simulator's Ethernet
 # switch joins the two netdevs (ARP and the perftest TCP exchange go over
-# it), and ib_send_bw, ib_write_bw and ib_read_bw run from irdma1 in the
-# namespace to irdma0 over the RDMA fabric, with and without inline data.
+# it), and perftest runs from irdma1 in the namespace to irdma0 over the
+# RDMA fabric: RC send, write and read bandwidth, send across sizes to
+# 8 MiB, inline, UD, and the three latency tests.
 . "$IRDMA_REPO/tests/vm/lib.sh"
 
 ADDR=192.168.77.1
@@ -48,8 +49,14 @@ two_hosts() {
 for t in ib_send_bw ib_write_bw ib_read_bw; do
 	two_hosts "$t" $t -s 65536 -n 100
 done
+two_hosts "ib_send_bw -a" ib_send_bw -a -n 10
+grep -qE '^ +8388608 ' /tmp/cli.2h || fail "ib_send_bw -a did not reach 8 MiB"
 two_hosts "ib_send_bw inline" ib_send_bw -s 64 -I 64 -n 200
-two_hosts "ib_write_lat" ib_write_lat -s 64 -I 64 -n 200
+two_hosts "ib_send_bw UD" ib_send_bw -c UD -s 1024 -n 200
+for t in ib_send_lat ib_write_lat; do
+	two_hosts "$t" $t -s 64 -I 64 -n 200
+done
+two_hosts "ib_read_lat" ib_read_lat -s 64 -n 200
 # Both functions carried traffic: each counted IPv4 packets in.
 for d in irdma0 irdma1; do
 	n=$(rdma statistic show link "$d/1" 2>/dev/null |
