@@ -739,6 +739,7 @@ int irdma_pble_alloc(struct irdma_fn *fn, u32 count, bool lvl1_only,
 		     struct irdma_pble_alloc *alloc);
 void irdma_pble_free(struct irdma_fn *fn, struct irdma_pble_alloc *alloc);
 void irdma_pble_set(struct irdma_fn *fn, u32 idx, u64 val);
+u64 irdma_pble_get(struct irdma_fn *fn, u32 idx);
 void irdma_pble_set_page(struct irdma_fn *fn,
 			 const struct irdma_pble_alloc *alloc, u32 n, u64 addr);
 

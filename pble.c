@@ -198,6 +198,22 @@ void irdma_pble_set(struct irdma_fn *fn, u32 idx, u64 val)
 }
 
 /**
+ * irdma_pble_get - read one PBLE back
+ * @fn: the function
+ * @idx: its index in the PBLE object
+ *
+ * Return: the page address (or leaf index) it holds.
+ */
+u64 irdma_pble_get(struct irdma_fn *fn, u32 idx)
+{
+	u64 fpm = irdma_pble_fpm(fn, idx);
+	__le64 *slot = fn->hmc.sd[fpm / IRDMA_HMC_SD_SIZE].va +
+		       fpm % IRDMA_HMC_SD_SIZE;
+
+	return le64_to_cpu(*slot);
+}
+
+/**
  * irdma_pble_set_page - write the address of a buffer's page @n
  * @fn: the function
  * @alloc: the buffer's PBLEs

@@ -85,6 +85,61 @@ static int irdma_setup_pbles(struct irdma_fn *fn, struct irdma_mr *mr,
 }
 
 /**
+ * irdma_check_mr_contiguous - a region's PBLEs name one run of pages
+ * @fn: the function
+ * @mr: the region, its PBLEs written
+ * @pgsz: its page size
+ *
+ * Return: true if every page starts where the one before it ends: the
+ * hardware can take the first page's address alone.
+ */
+static bool irdma_check_mr_contiguous(struct irdma_fn *fn,
+				      const struct irdma_mr *mr, u64 pgsz)
+{
+	struct irdma_pble_cursor cur = {};
+	u32 i;
+
+	for (i = 0; i < mr->pble.count; i++)
+		if (irdma_pble_get(fn, irdma_next_pbl_addr(&mr->pble, &cur)) !=
+		    mr->first_page + i * pgsz)
+			return false;
+	return true;
+}
+
+/*
+ * A region's pages, written straight into its PBLEs: no copy of the page
+ * list is kept, however large the region. One page, or one run of pages,
+ * goes to the hardware as the first page's address, without PBLEs.
+ */
+static int irdma_region_pbles(struct irdma_fn *fn, struct irdma_mr *mr,
+			      unsigned long pgsz)
+{
+	u32 n = ib_umem_num_dma_blocks(mr->umem, pgsz);
+	struct irdma_pble_cursor cur = {};
+	struct ib_block_iter biter;
+	bool first = true;
+	int err;
+
+	if (n > 1) {
+		err = irdma_pble_alloc(fn, n, false, &mr->pble);
+		if (err)
+			return err;
+	}
+	rdma_umem_for_each_dma_block(mr->umem, &biter, pgsz) {
+		u64 addr = rdma_block_iter_dma_address(&biter);
+
+		if (first)
+			mr->first_page = addr;
+		first = false;
+		if (n > 1)
+			irdma_pble_set(fn, irdma_next_pbl_addr(&mr->pble, &cur), addr);
+	}
+	if (n > 1 && irdma_check_mr_contiguous(fn, mr, pgsz))
+		irdma_pble_free(fn, &mr->pble);
+	return 0;
+}
+
+/**
  * irdma_get_pbl - take a queue registration by its user address
  * @va: the address user space registered the ring at
  * @list: the context's registrations of that queue type
@@ -159,16 +214,11 @@ static int irdma_reg_user_mem(struct irdma_fn *fn, struct irdma_mr *mr,
 {
 	unsigned long pgsz = ib_umem_find_best_pgsz(mr->umem, IRDMA_PAGE_SIZE_CAP,
 						    virt);
-	u64 *addrs;
-	int n, err;
+	int err;
 
 	if (!pgsz)
 		return -EOPNOTSUPP;
-	n = irdma_copy_user_pgaddrs(mr, pgsz, &addrs);
-	if (n < 0)
-		return n;
-	err = irdma_setup_pbles(fn, mr, addrs, n, pgsz, false);
-	kvfree(addrs);
+	err = irdma_region_pbles(fn, mr, pgsz);
 	if (err)
 		return err;
 	mr->page_size = pgsz;
