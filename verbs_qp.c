@@ -546,7 +546,6 @@ static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 next, u32 flags)
  * @qp: the QP
  * @attr: the new attributes
  * @mask: which of @attr to take
- * @from_user: the request came with user data (a push page may be given)
  *
  * The host context is rewritten each time; a state change reaches the
  * hardware through MODIFY_QP, and error states flush the queues.
@@ -555,7 +554,7 @@ static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 next, u32 flags)
  * -EINVAL for a transition the state machine forbids or bad attributes.
  */
 static int irdma_modify_qp_roce(struct irdma_qp *qp, struct ib_qp_attr *attr,
-				int mask, bool from_user)
+				int mask)
 {
 	enum ib_qp_state cur, next;
 	u32 flags = 0;
@@ -597,7 +596,7 @@ static int irdma_modify_qp_roce(struct irdma_qp *qp, struct ib_qp_attr *attr,
 			flags = IRDMA_QPMOD_ARP_VALID | IRDMA_QPMOD_CQ_VALID |
 				IRDMA_QPMOD_ORD_VALID;
 			/* The page goes to the hardware in this context. */
-			if (!err && from_user && irdma_push_wanted(qp))
+			if (!err && irdma_push_wanted(qp))
 				irdma_alloc_push_page(qp);
 			break;
 		case IB_QPS_SQD:
@@ -665,7 +664,7 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		return -EFAULT;
 	if (!rdma_protocol_roce(ibqp->device, 1))
 		return -EOPNOTSUPP;
-	err = irdma_modify_qp_roce(qp, attr, attr_mask, !!udata);
+	err = irdma_modify_qp_roce(qp, attr, attr_mask);
 	if (err)
 		ibdev_dbg(ibqp->device, "QP %u: modify (mask %#x, state %d -> %d) failed: %d\n",
 			  qp->id, attr_mask, qp->ib_state,
@@ -916,7 +915,7 @@ static void irdma_qp_ae_work(struct work_struct *work)
 
 	if (qp->flush_issued)
 		goto out;
-	irdma_modify_qp_roce(qp, &attr, IB_QP_STATE, false);
+	irdma_modify_qp_roce(qp, &attr, IB_QP_STATE);
 	if (qp->ibqp.event_handler)
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 out:

@@ -183,7 +183,8 @@ int irdma_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *initattrs,
 	}
 	err = irdma_srq_cmd(fn, srq, IRDMA_CQPOP_CREATE_SRQ, 0);
 	if (err) {
-		irdma_srq_free_rsrc(fn, srq, false);
+		/* The hardware never took the ring (as for a failed QP). */
+		irdma_srq_free_rsrc(fn, srq, true);
 		return err;
 	}
 	attr->max_wr = granted.max_wr;

@@ -10,15 +10,6 @@
 
 #include "sim.h"
 
-#define SIM_MIN_BAD_PARAM	0x8003
-#define SIM_MIN_DMA_FAULT	0x8004
-
-static void sim_fail(struct sim_cqp_result *res, u16 min)
-{
-	res->maj = IRDMA_CQP_MAJ_ERROR;
-	res->min = min;
-}
-
 /* A CQ's ring: a contiguous address, or PBLEs (VIRTMAP). */
 static struct sim_ring sim_cq_ring(const __le64 *wqe)
 {

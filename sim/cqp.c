@@ -13,10 +13,6 @@
 #include "trace.h"
 
 /* Minor codes for commands the engine refuses (major IRDMA_CQP_MAJ_ERROR). */
-#define SIM_MIN_BAD_OPCODE	0x8001
-#define SIM_MIN_BAD_PARAM	0x8003
-#define SIM_MIN_DMA_FAULT	0x8004
-#define SIM_MIN_INJECTED	0x80ff
 
 static void sim_cqp_fail_create(struct sim_dev *sdev, u16 min)
 {

@@ -10,14 +10,6 @@
 #include "sim.h"
 #include "trace.h"
 
-#define SIM_MIN_BAD_PARAM	0x8003
-
-static void sim_fail(struct sim_cqp_result *res, u16 min)
-{
-	res->maj = IRDMA_CQP_MAJ_ERROR;
-	res->min = min;
-}
-
 static void sim_vector_fire(struct sim_dev *sdev, u32 msix_idx)
 {
 	struct sim_vector *vec;

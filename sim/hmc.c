@@ -11,10 +11,6 @@
 
 #include "sim.h"
 
-#define SIM_MIN_BAD_PARAM	0x8003
-#define SIM_MIN_DMA_FAULT	0x8004
-#define SIM_MIN_NO_SPACE	0x8005
-
 /**
  * struct sim_fpm_obj - what QUERY_FPM_VAL reports for one object type
  * @max: most objects the function may have
@@ -82,12 +78,6 @@ static u32 sim_fpm_obj_size(struct sim_dev *sdev, enum irdma_hmc_obj obj)
 	if (sim_fpm_is_free_list(obj))
 		return IRDMA_FL_OBJ_SIZE;
 	return o->max ? 1U << o->shift : 0;
-}
-
-static void sim_fail(struct sim_cqp_result *res, u16 min)
-{
-	res->maj = IRDMA_CQP_MAJ_ERROR;
-	res->min = min;
 }
 
 /**

@@ -10,14 +10,7 @@
 
 #include "sim.h"
 
-#define SIM_MIN_BAD_PARAM	0x8003
 #define SIM_PBLES_PER_LEAF	512
-
-static void sim_fail(struct sim_cqp_result *res, u16 min)
-{
-	res->maj = IRDMA_CQP_MAJ_ERROR;
-	res->min = min;
-}
 
 /**
  * sim_mr_index - the MR object a key names

@@ -11,14 +11,6 @@
 
 #include "sim.h"
 
-#define SIM_MIN_BAD_PARAM	0x8003
-
-static void sim_fail(struct sim_cqp_result *res, u16 min)
-{
-	res->maj = IRDMA_CQP_MAJ_ERROR;
-	res->min = min;
-}
-
 /* The first qword of page @idx's doorbell. */
 static void __iomem *sim_push_db(struct sim_dev *sdev, u32 idx)
 {

@@ -18,7 +18,6 @@
 
 #include "sim.h"
 
-#define SIM_MIN_BAD_PARAM	0x8003
 #define SIM_SQ_BUDGET		64	/* WQEs per QP per engine step */
 #define SIM_MAX_MSG		(64U << 20)
 #define SIM_GRH_SIZE		40
@@ -28,12 +27,6 @@
 
 static LIST_HEAD(sim_peers);
 static DEFINE_SPINLOCK(sim_peers_lock);
-
-static void sim_fail(struct sim_cqp_result *res, u16 min)
-{
-	res->maj = IRDMA_CQP_MAJ_ERROR;
-	res->min = min;
-}
 
 /**
  * sim_peer_add - let the fabric reach a function

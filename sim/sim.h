@@ -456,6 +456,20 @@ struct sim_cqp_result {
 	u32 ret_val;
 };
 
+/* Minor codes of the CQP errors the engine reports (major 0xffff). */
+#define SIM_MIN_BAD_OPCODE	0x8001
+#define SIM_MIN_BAD_PARAM	0x8003
+#define SIM_MIN_DMA_FAULT	0x8004
+#define SIM_MIN_NO_SPACE	0x8005
+#define SIM_MIN_INJECTED	0x80ff
+
+/* Complete a CQP command with an error. */
+static inline void sim_fail(struct sim_cqp_result *res, u16 min)
+{
+	res->maj = IRDMA_CQP_MAJ_ERROR;
+	res->min = min;
+}
+
 /* hmc.c */
 void sim_hmc_query(struct sim_dev *sdev, const __le64 *wqe,
 		   struct sim_cqp_result *res);

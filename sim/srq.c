@@ -17,8 +17,6 @@
 
 #include "sim.h"
 
-#define SIM_MIN_BAD_PARAM	0x8003
-
 /**
  * struct sim_srq - a shared receive queue
  * @id: its number
@@ -46,12 +44,6 @@ struct sim_srq {
 	u32 limit;
 	bool armed;
 };
-
-static void sim_fail(struct sim_cqp_result *res, u16 min)
-{
-	res->maj = IRDMA_CQP_MAJ_ERROR;
-	res->min = min;
-}
 
 /* The SRQ a command names, if it may name one. */
 static u32 sim_srq_cmd_id(struct sim_dev *sdev, const __le64 *wqe)
