@@ -7,6 +7,7 @@
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/scatterlist.h>
+#include <linux/stop_machine.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
@@ -577,48 +578,49 @@ static void irdma_qp_bad_wr_test(struct kunit *test)
 	qp_env_teardown(test, e);
 }
 
-/* UD through an address handle: GRH area, source QP, data. */
-static void irdma_qp_ud_test(struct kunit *test)
+/* A UD QP taken to RTS with Q_Key 0x1111. */
+static struct ib_qp *qp_env_ud_qp(struct kunit *test, struct qp_env *e)
 {
-	struct rdma_ah_attr ah_attr = {};
+	struct ib_qp *qp = qp_env_qp(test, e, IB_QPT_UD);
 	struct ib_qp_attr attr = {};
+
+	attr.qp_state = IB_QPS_INIT;
+	attr.qkey = 0x1111;
+	attr.port_num = 1;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
+					   IB_QP_PORT | IB_QP_QKEY), 0);
+	attr.qp_state = IB_QPS_RTR;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE), 0);
+	attr.qp_state = IB_QPS_RTS;
+	attr.sq_psn = 0;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_SQ_PSN), 0);
+	return qp;
+}
+
+/* An AH to the function's own GID and MAC. */
+static void qp_env_ah_attr(struct qp_env *e, struct rdma_ah_attr *ah_attr)
+{
+	*ah_attr = (struct rdma_ah_attr){ .type = RDMA_AH_ATTR_TYPE_ROCE };
+	rdma_ah_set_port_num(ah_attr, 1);
+	rdma_ah_set_grh(ah_attr, &e->dgid, 0, e->gid->index, 64, 0);
+	ether_addr_copy(ah_attr->roce.dmac, e->mac);
+}
+
+/* Send 256 bytes from @ua to @ub through @ah: data, GRH area, source QP. */
+static void qp_env_ud_send(struct kunit *test, struct qp_env *e,
+			   struct ib_qp *ua, struct ib_qp *ub, struct ib_ah *ah,
+			   u64 wr_id)
+{
 	struct ib_ud_wr wr = {};
-	struct ib_sge sge;
 	struct ib_wc wc[4], *r;
-	struct ib_qp *ua, *ub;
-	struct ib_ah *ah;
-	struct qp_env *e;
+	struct ib_sge sge;
 	int i;
-
-	e = qp_env_setup(test, 7);
-	ua = qp_env_qp(test, e, IB_QPT_UD);
-	ub = qp_env_qp(test, e, IB_QPT_UD);
-	for (i = 0; i < 2; i++) {
-		struct ib_qp *qp = i ? ub : ua;
-
-		attr.qp_state = IB_QPS_INIT;
-		attr.qkey = 0x1111;
-		attr.port_num = 1;
-		KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
-						   IB_QP_PORT | IB_QP_QKEY), 0);
-		attr.qp_state = IB_QPS_RTR;
-		KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE), 0);
-		attr.qp_state = IB_QPS_RTS;
-		attr.sq_psn = 0;
-		KUNIT_ASSERT_EQ(test, ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_SQ_PSN), 0);
-	}
-	ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
-	rdma_ah_set_port_num(&ah_attr, 1);
-	rdma_ah_set_grh(&ah_attr, &e->dgid, 0, e->gid->index, 64, 0);
-	ether_addr_copy(ah_attr.roce.dmac, e->mac);
-	ah = rdma_create_ah(e->pd, &ah_attr, RDMA_CREATE_AH_SLEEPABLE);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(ah));
 
 	qp_env_post_recv(test, e, ub, 1, 500);
 	for (i = 0; i < 256; i++)
 		e->buf[0][i] = 255 - i;
 	sge = (struct ib_sge){ e->dma[0], 256, e->pd->local_dma_lkey };
-	wr.wr.wr_id = 50;
+	wr.wr.wr_id = wr_id;
 	wr.wr.opcode = IB_WR_SEND;
 	wr.wr.send_flags = IB_SEND_SIGNALED;
 	wr.wr.sg_list = &sge;
@@ -635,10 +637,40 @@ static void irdma_qp_ud_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->src_qp, ua->qp_num);
 	KUNIT_EXPECT_TRUE(test, r->wc_flags & IB_WC_GRH);
 	KUNIT_EXPECT_EQ(test, memcmp(e->buf[1] + 40, e->buf[0], 256), 0);
+	r = qp_env_find(wc, 2, wr_id);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->status, IB_WC_SUCCESS);
+}
+
+/* UD through an address handle: GRH area, source QP, data. */
+static void irdma_qp_ud_test(struct kunit *test)
+{
+	struct rdma_ah_attr ah_attr;
+	struct ib_ud_wr wr = {};
+	struct ib_sge sge;
+	struct ib_wc wc[4];
+	struct ib_qp *ua, *ub;
+	struct ib_ah *ah;
+	struct qp_env *e;
+
+	e = qp_env_setup(test, 7);
+	ua = qp_env_ud_qp(test, e);
+	ub = qp_env_ud_qp(test, e);
+	qp_env_ah_attr(e, &ah_attr);
+	ah = rdma_create_ah(e->pd, &ah_attr, RDMA_CREATE_AH_SLEEPABLE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ah));
+	qp_env_ud_send(test, e, ua, ub, ah, 50);
 
 	/* A wrong Q_Key: the datagram is dropped, the send still completes. */
 	qp_env_post_recv(test, e, ub, 1, 501);
+	sge = (struct ib_sge){ e->dma[0], 256, e->pd->local_dma_lkey };
 	wr.wr.wr_id = 51;
+	wr.wr.opcode = IB_WR_SEND;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	wr.wr.sg_list = &sge;
+	wr.wr.num_sge = 1;
+	wr.ah = ah;
+	wr.remote_qpn = ub->qp_num;
 	wr.remote_qkey = 0x2222;
 	KUNIT_ASSERT_EQ(test, ib_post_send(ua, &wr.wr, NULL), 0);
 	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 1), 1);
@@ -647,6 +679,57 @@ static void irdma_qp_ud_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_poll_cq(e->cq, 4, wc), 0);
 
 	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+	ib_destroy_qp(ua);
+	ib_destroy_qp(ub);
+	qp_env_teardown(test, e);
+}
+
+struct qp_env_atomic_ah {
+	struct qp_env *e;
+	struct rdma_ah_attr attr;
+	struct ib_ah *made;
+	struct ib_ah *gone;
+	int destroyed;
+};
+
+/* Under stop_machine: every other CPU spins with interrupts off. */
+static int qp_env_atomic_ah(void *data)
+{
+	struct qp_env_atomic_ah *a = data;
+
+	a->made = rdma_create_ah(a->e->pd, &a->attr, 0);
+	if (!IS_ERR(a->gone))
+		a->destroyed = rdma_destroy_ah_user(a->gone, 0, NULL);
+	return 0;
+}
+
+/*
+ * Address handles made and destroyed without sleeping while no CPU can
+ * run anything else (ib_cm makes them so, under spinlocks): the device
+ * makes progress with no CPU free, as silicon does. Without the
+ * simulator's doorbell trap both would time out.
+ */
+static void irdma_qp_atomic_ah_test(struct kunit *test)
+{
+	struct qp_env_atomic_ah a = {};
+	struct ib_qp *ua, *ub;
+	struct qp_env *e;
+
+	e = qp_env_setup(test, 7);
+	ua = qp_env_ud_qp(test, e);
+	ub = qp_env_ud_qp(test, e);
+	a.e = e;
+	qp_env_ah_attr(e, &a.attr);
+	a.gone = rdma_create_ah(e->pd, &a.attr, RDMA_CREATE_AH_SLEEPABLE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(a.gone));
+
+	KUNIT_ASSERT_EQ(test, stop_machine(qp_env_atomic_ah, &a, cpu_online_mask), 0);
+	KUNIT_EXPECT_EQ(test, a.destroyed, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(a.made));
+	/* The handle made that way carries traffic. */
+	qp_env_ud_send(test, e, ua, ub, a.made, 52);
+
+	rdma_destroy_ah(a.made, RDMA_DESTROY_AH_SLEEPABLE);
 	ib_destroy_qp(ua);
 	ib_destroy_qp(ub);
 	qp_env_teardown(test, e);
@@ -1082,6 +1165,7 @@ static struct kunit_case irdma_qp_cases[] = {
 	KUNIT_CASE_SLOW(irdma_qp_flush_test),
 	KUNIT_CASE_SLOW(irdma_qp_bad_wr_test),
 	KUNIT_CASE_SLOW(irdma_qp_ud_test),
+	KUNIT_CASE_SLOW(irdma_qp_atomic_ah_test),
 	KUNIT_CASE_SLOW(irdma_qp_cq_resize_test),
 	KUNIT_CASE_SLOW(irdma_qp_srq_test),
 	{}

@@ -219,11 +219,12 @@ static int sim_dev_create(u32 id, bool roce, bool srq, void __iomem *regs,
 	xa_init(&sdev->qps);
 	xa_init(&sdev->srqs);
 	xa_init(&sdev->mrs);
-	xa_init(&sdev->ahs);
 	xa_init(&sdev->mgs);
 	INIT_LIST_HEAD(&sdev->peer);
 	INIT_WORK(&sdev->reset_work, sim_reset_work);
 	spin_lock_init(&sdev->faults.ae_lock);
+	spin_lock_init(&sdev->cqp_lock);
+	sim_doorbell_init(sdev);
 	INIT_KFIFO(sdev->faults.aes);
 	sdev->faults.fail_count = 1;
 	sdev->faults.fail_op = -1;
@@ -259,6 +260,7 @@ static int sim_dev_create(u32 id, bool roce, bool srq, void __iomem *regs,
 		sdev->push_pages = IRDMA_SIM_PUSH_PAGES;
 	}
 	sim_regs_reset(sdev);
+	sim_doorbell_arm(sdev);
 
 	err = sim_irqs_alloc(sdev);
 	if (err)
@@ -289,6 +291,7 @@ err_netdev:
 err_irqs:
 	sim_irqs_free(sdev);
 err_regs:
+	sim_doorbell_disarm(sdev);
 	if (sdev->own_regs)
 		vfree((void __force *)sdev->regs);
 err_del:
@@ -309,6 +312,7 @@ static void sim_dev_destroy(struct sim_dev *sdev)
 	/* The driver lets go of the function, then the engine stops. */
 	sim_unplug(sdev);
 	sim_engine_stop(sdev);
+	sim_doorbell_disarm(sdev);
 	if (sdev->cqp.up)
 		sim_cqp_destroy(sdev);
 	sim_netdev_destroy(sdev);

@@ -64,6 +64,8 @@ void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
 		.polarity = true,
 		.arm_seq = FIELD_GET(IRDMA_CQ_DBSA_ARM_SEQ_NUM, arm),
 	};
+	if (!id)
+		sim_ccq_map(sdev, cq);
 	if (xa_err(xa_store(&sdev->cqs, id, cq, GFP_KERNEL))) {
 		kfree(cq);
 		sim_fail(res, SIM_MIN_BAD_PARAM);
@@ -111,6 +113,10 @@ void sim_cq_modify(struct sim_dev *sdev, const __le64 *wqe,
 		return sim_fail(res, SIM_MIN_BAD_PARAM);
 	cq->ring = sim_cq_ring(wqe);
 	cq->size = size;
+	if (!cq->id) {
+		cq->ring_va = NULL;
+		sim_ccq_map(sdev, cq);
+	}
 	cq->head = 0;
 	cq->polarity = true;
 	cq->resized = true;
@@ -133,25 +139,112 @@ void sim_cqs_destroy_all(struct sim_dev *sdev)
 	}
 }
 
+/* A qword of the CQ's shadow area (@off: its byte offset). */
+static int sim_cq_shadow(struct sim_dev *sdev, struct sim_cq *cq, u32 off,
+			 u64 *val)
+{
+	if (cq->shadow_va) {
+		*val = le64_to_cpu(READ_ONCE(*(__le64 *)(cq->shadow_va + off)));
+		return 0;
+	}
+	return sim_dma_read_qword(sdev, cq->shadow_pa + off, val);
+}
+
+/* A qword of the CQE at ring slot @idx (@q: which qword). */
+static int sim_cq_store(struct sim_dev *sdev, struct sim_cq *cq, u32 idx,
+			u32 q, u64 val)
+{
+	u64 off = (u64)idx * IRDMA_CQE_SIZE + 8 * q, pa;
+
+	if (cq->ring_va) {
+		WRITE_ONCE(*(__le64 *)(cq->ring_va + off), cpu_to_le64(val));
+		return 0;
+	}
+	if (sim_ring_pa(sdev, &cq->ring, off, &pa))
+		return -EFAULT;
+	return sim_dma_write_qword(sdev, pa, val);
+}
+
 /* CQEs written but not yet taken: the shadow area holds the consumer. */
 static bool sim_cq_has_cqes(struct sim_dev *sdev, struct sim_cq *cq)
 {
 	u64 sa;
 
-	if (sim_dma_read_qword(sdev, cq->shadow_pa, &sa))
+	if (sim_cq_shadow(sdev, cq, 0, &sa))
 		return false;
 	return FIELD_GET(IRDMA_CQ_DBSA_CQEIDX, sa) != cq->head;
 }
 
-static void sim_cq_notify(struct sim_dev *sdev, struct sim_cq *cq)
+/**
+ * sim_ccq_map - let the trap write the CCQ: its ring and shadow area in
+ * the kernel's mapping, when both are contiguous host memory
+ * @sdev: the simulated function
+ * @ccq: the CCQ, being created
+ */
+void sim_ccq_map(struct sim_dev *sdev, struct sim_cq *ccq)
 {
-	cq->armed = false;
-	if (cq->ceq_valid)
-		sim_ceq_post(sdev, cq->ceq_id, cq->ctx);
+	if (ccq->ring.virt)
+		return;
+	ccq->ring_va = sim_dma_map(sdev, ccq->ring.base,
+				   (size_t)ccq->size * IRDMA_CQE_SIZE);
+	ccq->shadow_va = sim_dma_map(sdev, ccq->shadow_pa, 64);
+	if (!ccq->shadow_va)
+		ccq->ring_va = NULL;
 }
 
 /**
- * sim_cq_post - write one CQE
+ * sim_cq_write - write one CQE, leaving its event to the caller
+ * @sdev: the simulated function
+ * @cq: the CQ
+ * @cqe: the CQE's four qwords; the valid bit is added here
+ * @notify: set if the CQ was armed for this CQE (it is disarmed)
+ *
+ * Context: for the CCQ, under the CQP lock; from the trap if the CCQ is
+ * mapped (sim_ccq_map()).
+ * Return: 0, or -ENOSPC if the CQ is full (the CQE is dropped), -EFAULT
+ * if its ring is not host memory.
+ */
+int sim_cq_write(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe,
+		 bool *notify)
+{
+	u64 sa;
+	int i;
+
+	*notify = false;
+	/*
+	 * Until the driver says it let the old ring go, the consumer index in
+	 * the shadow area may be the old ring's.
+	 */
+	if (cq->resized && !sim_cq_shadow(sdev, cq, 32, &sa) &&
+	    FIELD_GET(IRDMA_CQ_DBSA_SW_CQ_SELECT, sa) != cq->sw_select)
+		cq->resized = false;
+	if (!cq->resized && !sim_cq_shadow(sdev, cq, 0, &sa) &&
+	    FIELD_GET(IRDMA_CQ_DBSA_CQEIDX, sa) == (cq->head + 1) % cq->size)
+		return -ENOSPC;
+
+	for (i = 0; i < 3; i++)
+		if (sim_cq_store(sdev, cq, cq->head, i, cqe[i]))
+			return -EFAULT;
+	/* The valid bit goes last: the driver reads the rest once it sees it. */
+	dma_wmb();
+	if (sim_cq_store(sdev, cq, cq->head, 3, (cqe[3] & ~IRDMA_CQE_VALID) |
+			 FIELD_PREP(IRDMA_CQE_VALID, cq->polarity)))
+		return -EFAULT;
+
+	if (++cq->head == cq->size) {
+		cq->head = 0;
+		cq->polarity = !cq->polarity;
+	}
+	if (cq->armed && (!cq->solicited_only ||
+			  (cqe[3] & (IRDMA_CQE_SOEVENT | IRDMA_CQE_ERROR)))) {
+		cq->armed = false;
+		*notify = true;
+	}
+	return 0;
+}
+
+/**
+ * sim_cq_post - write one CQE, and its event if the CQ is armed for it
  * @sdev: the simulated function
  * @cq: the CQ
  * @cqe: the CQE's four qwords; the valid bit is added here
@@ -161,39 +254,12 @@ static void sim_cq_notify(struct sim_dev *sdev, struct sim_cq *cq)
  */
 int sim_cq_post(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe)
 {
-	u64 slot, sa;
-	int i;
+	bool notify;
+	int err = sim_cq_write(sdev, cq, cqe, &notify);
 
-	/*
-	 * Until the driver says it let the old ring go, the consumer index in
-	 * the shadow area may be the old ring's.
-	 */
-	if (cq->resized && !sim_dma_read_qword(sdev, cq->shadow_pa + 32, &sa) &&
-	    FIELD_GET(IRDMA_CQ_DBSA_SW_CQ_SELECT, sa) != cq->sw_select)
-		cq->resized = false;
-	if (!cq->resized && !sim_dma_read_qword(sdev, cq->shadow_pa, &sa) &&
-	    FIELD_GET(IRDMA_CQ_DBSA_CQEIDX, sa) == (cq->head + 1) % cq->size)
-		return -ENOSPC;
-
-	if (sim_ring_pa(sdev, &cq->ring, (u64)cq->head * IRDMA_CQE_SIZE, &slot))
-		return -EFAULT;
-	for (i = 0; i < 3; i++)
-		if (sim_dma_write_qword(sdev, slot + 8 * i, cqe[i]))
-			return -EFAULT;
-	/* The valid bit goes last: the driver reads the rest once it sees it. */
-	dma_wmb();
-	if (sim_dma_write_qword(sdev, slot + 24, (cqe[3] & ~IRDMA_CQE_VALID) |
-				FIELD_PREP(IRDMA_CQE_VALID, cq->polarity)))
-		return -EFAULT;
-
-	if (++cq->head == cq->size) {
-		cq->head = 0;
-		cq->polarity = !cq->polarity;
-	}
-	if (cq->armed && (!cq->solicited_only ||
-			  (cqe[3] & (IRDMA_CQE_SOEVENT | IRDMA_CQE_ERROR))))
-		sim_cq_notify(sdev, cq);
-	return 0;
+	if (!err && notify && cq->ceq_valid)
+		sim_ceq_post(sdev, cq->ceq_id, cq->ctx);
+	return err;
 }
 
 /**
@@ -237,6 +303,25 @@ int sim_cq_post_ext(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe,
 	return i;
 }
 
+/*
+ * Take an arm request from the shadow area's @arm qword, if it is new.
+ * True if an event is due now (CQEs were waiting): the CQ is disarmed.
+ */
+static bool sim_cq_arm(struct sim_dev *sdev, struct sim_cq *cq, u64 arm)
+{
+	u8 seq = FIELD_GET(IRDMA_CQ_DBSA_ARM_SEQ_NUM, arm);
+
+	if (seq == cq->arm_seq)
+		return false;
+	cq->arm_seq = seq;
+	cq->armed = true;
+	cq->solicited_only = !(arm & IRDMA_CQ_DBSA_ARM_NEXT);
+	if (cq->solicited_only || !sim_cq_has_cqes(sdev, cq))
+		return false;
+	cq->armed = false;
+	return true;
+}
+
 /**
  * sim_cq_check_arms - take the arm requests made since the last look
  * @sdev: the simulated function
@@ -248,19 +333,21 @@ void sim_cq_check_arms(struct sim_dev *sdev)
 {
 	struct sim_cq *cq;
 	unsigned long id;
+	bool notify;
 	u64 arm;
-	u8 seq;
 
 	xa_for_each(&sdev->cqs, id, cq) {
-		if (sim_dma_read_qword(sdev, cq->shadow_pa + 32, &arm))
+		if (sim_cq_shadow(sdev, cq, 32, &arm))
 			continue;
-		seq = FIELD_GET(IRDMA_CQ_DBSA_ARM_SEQ_NUM, arm);
-		if (seq == cq->arm_seq)
-			continue;
-		cq->arm_seq = seq;
-		cq->armed = true;
-		cq->solicited_only = !(arm & IRDMA_CQ_DBSA_ARM_NEXT);
-		if (!cq->solicited_only && sim_cq_has_cqes(sdev, cq))
-			sim_cq_notify(sdev, cq);
+		/* The CCQ's state is shared with the trap. */
+		if (!id) {
+			spin_lock_irq(&sdev->cqp_lock);
+			notify = sim_cq_arm(sdev, cq, arm);
+			spin_unlock_irq(&sdev->cqp_lock);
+		} else {
+			notify = sim_cq_arm(sdev, cq, arm);
+		}
+		if (notify && cq->ceq_valid)
+			sim_ceq_post(sdev, cq->ceq_id, cq->ctx);
 	}
 }

@@ -34,6 +34,7 @@ void sim_cqp_create(struct sim_dev *sdev, u64 ctx_pa)
 {
 	__le64 ctx[IRDMA_CQPHC_SIZE / 8];
 	struct sim_cqp *cqp = &sdev->cqp;
+	void *sq_va;
 	u64 q0, q4;
 	u32 code;
 
@@ -49,18 +50,29 @@ void sim_cqp_create(struct sim_dev *sdev, u64 ctx_pa)
 	    !le64_to_cpu(ctx[1]) ||
 	    FIELD_GET(IRDMA_CQPHC_PROTOCOL_USED, q0) > IRDMA_PROTOCOL_USED_ROCE_ONLY)
 		return sim_cqp_fail_create(sdev, SIM_MIN_BAD_PARAM);
+	/* The ring is read from the trap too: checked once, here. */
+	sq_va = sim_dma_map(sdev, le64_to_cpu(ctx[1]),
+			    (4U << (code - 1)) * IRDMA_CQP_WQE_SIZE);
+	if (!sq_va)
+		return sim_cqp_fail_create(sdev, SIM_MIN_DMA_FAULT);
 
+	spin_lock_irq(&sdev->cqp_lock);
 	*cqp = (struct sim_cqp) {
 		.up = true,
 		.sq_pa = le64_to_cpu(ctx[1]),
+		.sq_va = sq_va,
 		.sq_size = 4U << (code - 1),
 		.polarity = true,
 		.compl_ctx = le64_to_cpu(ctx[3]),
 		.protocol = FIELD_GET(IRDMA_CQPHC_PROTOCOL_USED, q0),
+		.looked_ns = sim_lat_now(),
 	};
+	/* A doorbell trapped before the CQP existed rang nothing. */
+	sim_doorbell_take(sdev, SIM_TRAP_CQPDB);
 	sim_wr32(sdev, IRDMA_PFPE_CQPTAIL, 0);
 	sim_wr32(sdev, IRDMA_PFPE_CQPERRCODES, 0);
 	sim_wr32(sdev, IRDMA_PFPE_CCQPSTATUS, IRDMA_CCQPSTATUS_DONE);
+	spin_unlock_irq(&sdev->cqp_lock);
 	dev_dbg(&sdev->dev, "CQP up: %u WQEs at %#llx\n", cqp->sq_size,
 		cqp->sq_pa);
 }
@@ -74,6 +86,10 @@ void sim_cqp_destroy(struct sim_dev *sdev)
 	dev_dbg(&sdev->dev, "CQP down after %llu ops, %llu errors, %llu irqs, %llu DMA faults\n",
 		sdev->stats.cqp_ops, sdev->stats.cqp_errors, sdev->stats.irqs,
 		sdev->stats.dma_faults);
+	/* The trap sees a CQP that is down before anything goes. */
+	spin_lock_irq(&sdev->cqp_lock);
+	sdev->cqp.up = false;
+	spin_unlock_irq(&sdev->cqp_lock);
 	sim_qps_destroy_all(sdev);
 	sim_srqs_destroy_all(sdev);
 	sim_mem_destroy_all(sdev);
@@ -81,7 +97,9 @@ void sim_cqp_destroy(struct sim_dev *sdev)
 	memset(sdev->ceq, 0, sizeof(sdev->ceq));
 	memset(&sdev->aeq, 0, sizeof(sdev->aeq));
 	memset(&sdev->hmc, 0, sizeof(sdev->hmc));
+	spin_lock_irq(&sdev->cqp_lock);
 	memset(&sdev->cqp, 0, sizeof(sdev->cqp));
+	spin_unlock_irq(&sdev->cqp_lock);
 	sim_wr32(sdev, IRDMA_PFPE_CCQPSTATUS, 0);
 	dev_dbg(&sdev->dev, "CQP down\n");
 }
@@ -117,8 +135,10 @@ static bool sim_cqp_inject(struct sim_dev *sdev, u8 op,
 {
 	struct sim_faults *f = &sdev->faults;
 
-	if (READ_ONCE(f->delay_op) == op)
+	if (READ_ONCE(f->delay_op) == op) {
 		msleep(READ_ONCE(f->delay_ms));
+		res->held = true;
+	}
 	if (READ_ONCE(f->fail_op) != op)
 		return false;
 	if (READ_ONCE(f->fail_count) <= 1) {
@@ -260,15 +280,20 @@ static void sim_cqp_execute(struct sim_dev *sdev, const __le64 *wqe,
 	}
 }
 
-/* The completion: CQPTAIL always, and a CQE once the CCQ exists. */
-static void sim_cqp_complete(struct sim_dev *sdev, u32 idx,
+/*
+ * The completion: CQPTAIL always, and a CQE once the CCQ exists; the CCQ's
+ * event, if one is due, is left to the thread (sim_cqp_notify()).
+ */
+static void sim_cqp_complete(struct sim_dev *sdev, u32 idx, u8 op,
 			     const struct sim_cqp_result *res)
 {
 	struct sim_cqp *cqp = &sdev->cqp;
 	struct sim_cq *ccq = xa_load(&sdev->cqs, 0);
 	u32 tail = FIELD_PREP(IRDMA_CQPTAIL_WQTAIL, cqp->tail);
+	bool notify = false;
 	u64 cqe[4] = {};
 
+	lockdep_assert_held(&sdev->cqp_lock);
 	sdev->stats.cqp_ops++;
 	if (res->maj) {
 		sdev->stats.cqp_errors++;
@@ -277,66 +302,188 @@ static void sim_cqp_complete(struct sim_dev *sdev, u32 idx,
 			 FIELD_PREP(IRDMA_CQPERRCODES_MINOR, res->min));
 		tail |= IRDMA_CQPTAIL_OP_ERR;
 	}
+	if (ccq) {
+		cqe[1] = cqp->compl_ctx;
+		cqe[2] = FIELD_PREP(IRDMA_CCQE_OPRETVAL, res->ret_val);
+		cqe[3] = FIELD_PREP(IRDMA_CCQE_WQEIDX, idx) |
+			 FIELD_PREP(IRDMA_CCQE_MINERR, res->min) |
+			 FIELD_PREP(IRDMA_CCQE_MAJERR, res->maj) |
+			 FIELD_PREP(IRDMA_CCQE_ERROR, !!res->maj);
+		if (!sim_cq_write(sdev, ccq, cqe, &notify) && notify)
+			cqp->notify_due = true;
+	}
+	/* The CQE is in place before the tail says the WQE is done. */
+	wmb();
 	sim_wr32(sdev, IRDMA_PFPE_CQPTAIL, tail);
-	dev_dbg(&sdev->dev, "CQP WQE %u done: %#x/%#x, ret %#x%s\n", idx,
-		res->maj, res->min, res->ret_val, ccq ? ", to the CCQ" : "");
+	/*
+	 * A command held back on request took what it was asked to take; the
+	 * WQEs behind it are timed from its completion.
+	 */
+	if (res->held)
+		cqp->batch_since = sim_lat_now();
+	else
+		sim_lat_record(sdev, SIM_LAT_CQP_CMD, cqp->batch_since, op);
+}
 
-	if (!ccq)
-		return;
-	cqe[1] = cqp->compl_ctx;
-	cqe[2] = FIELD_PREP(IRDMA_CCQE_OPRETVAL, res->ret_val);
-	cqe[3] = FIELD_PREP(IRDMA_CCQE_WQEIDX, idx) |
-		 FIELD_PREP(IRDMA_CCQE_MINERR, res->min) |
-		 FIELD_PREP(IRDMA_CCQE_MAJERR, res->maj) |
-		 FIELD_PREP(IRDMA_CCQE_ERROR, !!res->maj);
-	sim_cq_post(sdev, ccq, cqe);
+/* Move past the WQE at the tail. */
+static void sim_cqp_advance(struct sim_cqp *cqp)
+{
+	if (++cqp->tail == cqp->sq_size) {
+		cqp->tail = 0;
+		cqp->polarity = !cqp->polarity;
+	}
+}
+
+/*
+ * The next WQE to execute, if the driver rang one, into @wqe; starts the
+ * clock of a new batch of rung WQEs. Under the CQP lock.
+ */
+static bool sim_cqp_next(struct sim_dev *sdev, __le64 *wqe)
+{
+	struct sim_cqp *cqp = &sdev->cqp;
+	u64 now = sim_lat_now(), rung;
+	u32 head;
+
+	if (!cqp->up || cqp->busy)
+		return false;
+	/* The trap's time, unless older than a look that found nothing. */
+	rung = sim_doorbell_take(sdev, SIM_TRAP_CQPDB);
+	head = sim_rd32(sdev, IRDMA_PFPE_CQPDB);
+	if (head >= cqp->sq_size || head == cqp->tail) {
+		cqp->looked_ns = now;
+		return false;
+	}
+	if (cqp->tail == cqp->batch_end) {
+		cqp->batch_since = max(rung, cqp->looked_ns);
+		cqp->batch_end = head;
+		trace_irdma_sim_reg(sdev->id, IRDMA_PFPE_CQPDB, head);
+	} else if (rung) {
+		/* Rung again while a batch runs: its clock already started. */
+		cqp->batch_end = head;
+	}
+	memcpy(wqe, cqp->sq_va + cqp->tail * IRDMA_CQP_WQE_SIZE,
+	       IRDMA_CQP_WQE_SIZE);
+	/* Rung but not yet valid: look again later. */
+	return !!(le64_to_cpu(wqe[3]) & IRDMA_CQPSQ_WQEVALID) == cqp->polarity;
+}
+
+/* An executed WQE done: completed, and the ring moves on. */
+static void sim_cqp_done(struct sim_dev *sdev, const __le64 *wqe,
+			 const struct sim_cqp_result *res)
+{
+	struct sim_cqp *cqp = &sdev->cqp;
+	u32 idx = cqp->tail;
+
+	sim_cqp_advance(cqp);
+	trace_irdma_sim_cqp(sdev->id, idx, wqe, res->maj, res->min, res->ret_val);
+	sim_cqp_complete(sdev, idx, FIELD_GET(IRDMA_CQPSQ_OPCODE, le64_to_cpu(wqe[3])),
+			 res);
+}
+
+/* The CCQ's event, owed by completions written under the lock. */
+static void sim_cqp_notify(struct sim_dev *sdev)
+{
+	struct sim_cq *ccq;
+	bool due;
+
+	spin_lock_irq(&sdev->cqp_lock);
+	due = sdev->cqp.notify_due;
+	sdev->cqp.notify_due = false;
+	ccq = xa_load(&sdev->cqs, 0);
+	spin_unlock_irq(&sdev->cqp_lock);
+	if (due && ccq && ccq->ceq_valid)
+		sim_ceq_post(sdev, ccq->ceq_id, ccq->ctx);
 }
 
 /**
  * sim_cqp_run - execute the CQP WQEs the driver has rung in
  * @sdev: the simulated function
  *
+ * A WQE is executed outside the CQP lock (commands may sleep), with the
+ * CQP marked busy so that the trap leaves the ring alone meanwhile.
+ *
  * Return: true if any WQE was executed.
  */
 bool sim_cqp_run(struct sim_dev *sdev)
 {
-	struct sim_cqp *cqp = &sdev->cqp;
+	__le64 wqe[IRDMA_CQP_WQE_SIZE / 8];
 	bool work = false;
-	u32 head;
 
-	if (!cqp->up)
-		return false;
-
-	head = sim_rd32(sdev, IRDMA_PFPE_CQPDB);
-	if (head >= cqp->sq_size)
-		return false;
-	if (head != cqp->tail)
-		trace_irdma_sim_reg(sdev->id, IRDMA_PFPE_CQPDB, head);
-
-	while (cqp->up && cqp->tail != head) {
+	for (;;) {
 		struct sim_cqp_result res = {};
-		__le64 wqe[IRDMA_CQP_WQE_SIZE / 8];
-		u32 idx = cqp->tail;
 
-		if (sim_dma_read(sdev, cqp->sq_pa + idx * IRDMA_CQP_WQE_SIZE,
-				 wqe, sizeof(wqe))) {
-			res.maj = IRDMA_CQP_MAJ_ERROR;
-			res.min = SIM_MIN_DMA_FAULT;
-		} else if (!!(le64_to_cpu(wqe[3]) & IRDMA_CQPSQ_WQEVALID) ==
-			   cqp->polarity) {
-			sim_cqp_execute(sdev, wqe, &res);
-		} else {
-			/* Rung but not yet valid: look again later. */
+		spin_lock_irq(&sdev->cqp_lock);
+		if (!sim_cqp_next(sdev, wqe)) {
+			spin_unlock_irq(&sdev->cqp_lock);
 			break;
 		}
+		sdev->cqp.busy = true;
+		spin_unlock_irq(&sdev->cqp_lock);
 
-		if (++cqp->tail == cqp->sq_size) {
-			cqp->tail = 0;
-			cqp->polarity = !cqp->polarity;
-		}
-		trace_irdma_sim_cqp(sdev->id, idx, wqe, res.maj, res.min, res.ret_val);
-		sim_cqp_complete(sdev, idx, &res);
+		sim_cqp_execute(sdev, wqe, &res);
+
+		spin_lock_irq(&sdev->cqp_lock);
+		sdev->cqp.busy = false;
+		sim_cqp_done(sdev, wqe, &res);
+		spin_unlock_irq(&sdev->cqp_lock);
 		work = true;
 	}
+	if (work)
+		sim_cqp_notify(sdev);
 	return work;
+}
+
+/* Commands the trap may execute: no allocation, no sleep, no DMA path. */
+static bool sim_cqp_atomic(struct sim_dev *sdev, const __le64 *wqe)
+{
+	u8 op = FIELD_GET(IRDMA_CQPSQ_OPCODE, le64_to_cpu(wqe[3]));
+	struct sim_cq *ccq = xa_load(&sdev->cqs, 0);
+
+	if (READ_ONCE(sdev->faults.delay_op) == op)
+		return false;
+	if (ccq && !ccq->ring_va)
+		return false;
+	switch (op) {
+	case IRDMA_CQPOP_NOP:
+		return true;
+	case IRDMA_CQPOP_CREATE_ADDR_HANDLE:
+	case IRDMA_CQPOP_DESTROY_ADDR_HANDLE:
+		return sim_ah_cmd_atomic(sdev, wqe);
+	default:
+		return false;
+	}
+}
+
+/**
+ * sim_cqp_fast - execute rung CQP WQEs right in the CQPDB trap
+ * @sdev: the simulated function
+ *
+ * Runs the WQEs at the head of the ring that need nothing but the engine's
+ * tables, and stops at the first that needs a thread. Only tries the CQP
+ * lock: if a thread holds it, that thread takes the new WQEs itself.
+ *
+ * Context: the debug exception of a trapped CQPDB write (NMI-like).
+ * Return: true if nothing is left for the threads.
+ */
+bool sim_cqp_fast(struct sim_dev *sdev)
+{
+	__le64 wqe[IRDMA_CQP_WQE_SIZE / 8];
+	bool rest = false, notify;
+
+	if (!spin_trylock(&sdev->cqp_lock))
+		return false;
+	while (sim_cqp_next(sdev, wqe)) {
+		struct sim_cqp_result res = {};
+
+		if (!sim_cqp_atomic(sdev, wqe)) {
+			rest = true;
+			break;
+		}
+		sim_cqp_execute(sdev, wqe, &res);
+		sim_cqp_done(sdev, wqe, &res);
+		atomic64_inc(&sdev->db.fast);
+	}
+	notify = sdev->cqp.notify_due;
+	spin_unlock(&sdev->cqp_lock);
+	return !rest && !notify;
 }

@@ -10,6 +10,7 @@
  *   reset           write 1 to reset the function as its LAN driver
  *                   would: unplug the RDMA function, reset, plug it back
  *   stats           what the engine did
+ *   latency         how fast it answered (latency.c); write 0 to clear
  */
 #include <linux/debugfs.h>
 #include <linux/bitfield.h>
@@ -27,9 +28,49 @@ static int sim_stats_show(struct seq_file *m, void *data)
 		   sdev->stats.dma_faults, sdev->stats.faults_injected);
 	seq_printf(m, "ud_dropped %llu\ncq_overflows %llu\n",
 		   sdev->stats.ud_dropped, sdev->stats.cq_overflows);
+	seq_printf(m, "doorbells_trapped %llu\ncqp_ops_in_trap %llu\ntrapped_regs %d\n",
+		   (u64)atomic64_read(&sdev->db.traps),
+		   (u64)atomic64_read(&sdev->db.fast),
+		   !!sdev->db.bp[SIM_TRAP_CQPDB] + !!sdev->db.bp[SIM_TRAP_CCQPLOW]);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sim_stats);
+
+static int sim_latency_show(struct seq_file *m, void *data)
+{
+	sim_lat_show(m, m->private);
+	return 0;
+}
+
+static int sim_latency_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, sim_latency_show, inode->i_private);
+}
+
+static ssize_t sim_latency_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	unsigned int v;
+	int err;
+
+	err = kstrtouint_from_user(ubuf, count, 0, &v);
+	if (err)
+		return err;
+	if (v)
+		return -EINVAL;
+	sim_lat_reset(m->private);
+	return count;
+}
+
+static const struct file_operations sim_latency_fops = {
+	.owner = THIS_MODULE,
+	.open = sim_latency_open,
+	.read = seq_read,
+	.write = sim_latency_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
 
 static ssize_t sim_raise_ae_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)
@@ -95,6 +136,7 @@ void sim_debugfs_add(struct sim_dev *sdev)
 	debugfs_create_file("raise_ae", 0200, dir, sdev, &sim_raise_ae_fops);
 	debugfs_create_file("reset", 0200, dir, sdev, &sim_reset_fops);
 	debugfs_create_file("stats", 0400, dir, sdev, &sim_stats_fops);
+	debugfs_create_file("latency", 0600, dir, sdev, &sim_latency_fops);
 	sdev->debugfs = dir;
 }
 

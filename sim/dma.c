@@ -44,6 +44,32 @@ static int sim_dma_copy(struct sim_dev *sdev, u64 addr, void *buf,
 }
 
 /**
+ * sim_dma_map - host memory the engine may touch without the checks of
+ * each access, for paths that cannot take them (the trap's)
+ * @sdev: the simulated function
+ * @addr: DMA address of a physically contiguous block
+ * @len: its length
+ *
+ * Every page is checked now; the block must stay allocated for as long as
+ * the mapping is used (it is a queue the driver gave the device).
+ *
+ * Return: the block in the kernel's linear mapping, or NULL if any page
+ * of it is not host RAM.
+ */
+void *sim_dma_map(struct sim_dev *sdev, u64 addr, size_t len)
+{
+	void *va = sim_dma_page(sdev, addr);
+	u64 off;
+
+	if (!va || !len)
+		return NULL;
+	for (off = PAGE_SIZE - offset_in_page(addr); off < len; off += PAGE_SIZE)
+		if (sim_dma_page(sdev, addr + off) != va + off)
+			return NULL;
+	return va;
+}
+
+/**
  * sim_dma_read - copy from host memory, as the device's DMA engine would
  * @sdev: the simulated function
  * @addr: DMA address

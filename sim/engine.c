@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The engine: one thread per simulated function executes the hardware's
- * work. Register writes are plain stores into the register window, so
- * the thread finds new work by looking: it polls while there is work,
- * and backs off to sleeping when the function is idle.
+ * The engine: threads of each simulated function execute the hardware's
+ * work. Register writes are plain stores into the register window; the
+ * CQP's doorbells are trapped (doorbell.c) and wake the threads at once,
+ * the rest the threads find by looking: they poll while there is work
+ * and back off to sleeping when the function is idle.
  */
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/sched.h>
 
 #include "sim.h"
@@ -32,14 +34,48 @@ bool sim_engine_step(struct sim_dev *sdev)
 	return sim_fault_post_aes(sdev) || work;
 }
 
+/**
+ * sim_engine_kick - wake the engine threads now (a trapped doorbell)
+ * @sdev: the simulated function
+ *
+ * Context: any but NMI; the trap gets here through an irq_work.
+ */
+void sim_engine_kick(struct sim_dev *sdev)
+{
+	int i;
+
+	atomic_inc(&sdev->db.kicks);
+	for (i = 0; i < SIM_MAX_ENGINES; i++) {
+		struct task_struct *t = READ_ONCE(sdev->engine[i]);
+
+		if (t)
+			wake_up_process(t);
+	}
+}
+
+/* Sleep between @min_us and @max_us, less if kicked since @seen. */
+static void sim_engine_idle(struct sim_dev *sdev, int seen,
+			    unsigned int min_us, unsigned int max_us)
+{
+	ktime_t until = ktime_add_us(ktime_get(), min_us);
+
+	set_current_state(TASK_INTERRUPTIBLE);
+	if (atomic_read(&sdev->db.kicks) == seen && !kthread_should_stop())
+		schedule_hrtimeout_range(&until, (u64)(max_us - min_us) * NSEC_PER_USEC,
+					 HRTIMER_MODE_ABS);
+	__set_current_state(TASK_RUNNING);
+}
+
 static int sim_engine_thread(void *data)
 {
 	struct sim_dev *sdev = data;
 	unsigned int idle = 0;
 	bool work;
+	int seen;
 
 	complete(&sdev->engine_running);
 	while (!kthread_should_stop()) {
+		seen = atomic_read(&sdev->db.kicks);
 		/* One thread at a time does the work; the others stand by. */
 		work = false;
 		if (mutex_trylock(&sdev->engine_lock)) {
@@ -53,9 +89,9 @@ static int sim_engine_thread(void *data)
 		}
 		if (idle < SIM_FAST_POLLS) {
 			idle++;
-			usleep_range(10, 20);
+			sim_engine_idle(sdev, seen, 10, 20);
 		} else {
-			usleep_range(1000, 2000);
+			sim_engine_idle(sdev, seen, 1000, 2000);
 		}
 	}
 	return 0;
@@ -90,7 +126,7 @@ int sim_engine_start(struct sim_dev *sdev)
 			return PTR_ERR(t);
 		}
 		kthread_bind(t, cpu);
-		sdev->engine[n++] = t;
+		WRITE_ONCE(sdev->engine[n++], t);
 		wake_up_process(t);
 		/* A driver may poll for an answer within 10 ms of the plug. */
 		wait_for_completion(&sdev->engine_running);
@@ -107,9 +143,13 @@ void sim_engine_stop(struct sim_dev *sdev)
 	int i;
 
 	for (i = 0; i < SIM_MAX_ENGINES; i++) {
-		if (!sdev->engine[i])
+		struct task_struct *t = sdev->engine[i];
+
+		if (!t)
 			continue;
-		kthread_stop(sdev->engine[i]);
-		sdev->engine[i] = NULL;
+		/* A kick under way may still be waking it. */
+		WRITE_ONCE(sdev->engine[i], NULL);
+		irq_work_sync(&sdev->db.kick);
+		kthread_stop(t);
 	}
 }

@@ -164,6 +164,8 @@ void sim_hmc_commit(struct sim_dev *sdev, const __le64 *wqe,
 			cpu_to_le64(FIELD_PREP(IRDMA_COMMIT_FPM_COUNT, hmc->cnt[obj]) |
 				       FIELD_PREP(IRDMA_COMMIT_FPM_BASE,
 						  hmc->base[obj] / IRDMA_FPM_BASE_UNIT));
+	if (sim_ahs_init(sdev, hmc->cnt[IRDMA_HMC_FSIAV]))
+		return sim_fail(res, SIM_MIN_NO_SPACE);
 	if (sim_dma_write(sdev, addr, buf, sizeof(buf)))
 		return sim_fail(res, SIM_MIN_DMA_FAULT);
 	hmc->committed = true;

@@ -303,28 +303,109 @@ int sim_mem_copy(struct sim_dev *sdev, const struct sim_access *acc, u64 addr,
 }
 
 /**
+ * sim_ahs_init - an empty address handle table for @count handles
+ * @sdev: the simulated function
+ * @count: the handles the HMC has room for
+ *
+ * The first chunk is there from the start, so that the trap can make the
+ * first SIM_AH_CHUNK handles without allocating; later chunks come with
+ * the first handle a thread makes in them.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int sim_ahs_init(struct sim_dev *sdev, u32 count)
+{
+	u32 n = DIV_ROUND_UP(count, SIM_AH_CHUNK);
+	struct sim_ah **chunks;
+
+	sim_ahs_free(sdev);
+	if (!n)
+		return 0;
+	chunks = kcalloc(n, sizeof(*chunks), GFP_KERNEL);
+	if (!chunks)
+		return -ENOMEM;
+	chunks[0] = kcalloc(SIM_AH_CHUNK, sizeof(**chunks), GFP_KERNEL);
+	if (!chunks[0]) {
+		kfree(chunks);
+		return -ENOMEM;
+	}
+	sdev->ah_chunks = chunks;
+	sdev->ah_nchunks = n;
+	return 0;
+}
+
+/**
+ * sim_ahs_free - drop the address handle table
+ * @sdev: the simulated function; the CQP is down
+ */
+void sim_ahs_free(struct sim_dev *sdev)
+{
+	u32 i;
+
+	for (i = 0; i < sdev->ah_nchunks; i++)
+		kfree(sdev->ah_chunks[i]);
+	kfree(sdev->ah_chunks);
+	sdev->ah_chunks = NULL;
+	sdev->ah_nchunks = 0;
+}
+
+/* The table's entry for AH @id, or NULL where its chunk is missing. */
+static struct sim_ah *sim_ah_slot(struct sim_dev *sdev, u32 id)
+{
+	if (!id || id >= sdev->hmc.cnt[IRDMA_HMC_FSIAV] ||
+	    id / SIM_AH_CHUNK >= sdev->ah_nchunks ||
+	    !sdev->ah_chunks[id / SIM_AH_CHUNK])
+		return NULL;
+	return &sdev->ah_chunks[id / SIM_AH_CHUNK][id % SIM_AH_CHUNK];
+}
+
+/**
+ * sim_ah_cmd_atomic - whether the trap can execute an AH command
+ * @sdev: the simulated function
+ * @wqe: CREATE_ADDR_HANDLE or DESTROY_ADDR_HANDLE
+ *
+ * Return: true if its entry of the table exists (or the command fails
+ * its checks without one).
+ */
+bool sim_ah_cmd_atomic(struct sim_dev *sdev, const __le64 *wqe)
+{
+	u32 id = FIELD_GET(IRDMA_AH_AVIDX, le64_to_cpu(wqe[3]));
+
+	return sim_ah_slot(sdev, id) || !sdev->hmc.committed ||
+	       !id || id >= sdev->hmc.cnt[IRDMA_HMC_FSIAV];
+}
+
+/**
  * sim_ah_cmd - CREATE_ADDR_HANDLE or DESTROY_ADDR_HANDLE
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion
+ *
+ * Context: a thread, or the CQPDB trap if sim_ah_cmd_atomic() said so.
  */
 void sim_ah_cmd(struct sim_dev *sdev, const __le64 *wqe,
 		struct sim_cqp_result *res)
 {
 	u64 hdr = le64_to_cpu(wqe[3]);
 	u32 id = FIELD_GET(IRDMA_AH_AVIDX, hdr);
-	struct sim_ah *ah;
+	struct sim_ah **chunk, *ah;
 	int i;
 
-	if (!sdev->hmc.committed || !id || id >= sdev->hmc.cnt[IRDMA_HMC_FSIAV])
+	if (!sdev->hmc.committed || !id || id >= sdev->hmc.cnt[IRDMA_HMC_FSIAV] ||
+	    id / SIM_AH_CHUNK >= sdev->ah_nchunks)
 		return sim_fail(res, SIM_MIN_BAD_PARAM);
-	if (FIELD_GET(IRDMA_CQPSQ_OPCODE, hdr) == IRDMA_CQPOP_DESTROY_ADDR_HANDLE) {
-		kfree(xa_erase(&sdev->ahs, id));
+	chunk = &sdev->ah_chunks[id / SIM_AH_CHUNK];
+	if (!*chunk)
+		*chunk = kcalloc(SIM_AH_CHUNK, sizeof(**chunk), GFP_KERNEL);
+	if (!*chunk)
+		return sim_fail(res, SIM_MIN_NO_SPACE);
+	ah = &(*chunk)[id % SIM_AH_CHUNK];
+	/* The data path reads entries without the CQP: valid goes first. */
+	WRITE_ONCE(ah->valid, false);
+	if (FIELD_GET(IRDMA_CQPSQ_OPCODE, hdr) == IRDMA_CQPOP_DESTROY_ADDR_HANDLE)
 		return;
-	}
-	ah = kzalloc(sizeof(*ah), GFP_KERNEL);
-	if (!ah)
-		return sim_fail(res, SIM_MIN_BAD_PARAM);
+	/* Invalid before rewritten: pairs with sim_ah_get()'s smp_rmb(). */
+	smp_wmb();
 	ah->pd = FIELD_GET(IRDMA_AH_PDIDXLO, le64_to_cpu(wqe[1])) |
 		 FIELD_GET(IRDMA_AH_PDIDXHI, le64_to_cpu(wqe[2])) << 16;
 	ah->ipv4 = !!(hdr & IRDMA_AH_IPV4VALID);
@@ -338,7 +419,9 @@ void sim_ah_cmd(struct sim_dev *sdev, const __le64 *wqe,
 		ah->src_ip[2 * i] = FIELD_GET(IRDMA_QPC_IPADDR_HI, sq);
 		ah->src_ip[2 * i + 1] = FIELD_GET(IRDMA_QPC_IPADDR_LO, sq);
 	}
-	kfree(xa_store(&sdev->ahs, id, ah, GFP_KERNEL));
+	/* Written before valid: pairs with sim_ah_get()'s smp_rmb(). */
+	smp_wmb();
+	WRITE_ONCE(ah->valid, true);
 }
 
 /**
@@ -346,11 +429,17 @@ void sim_ah_cmd(struct sim_dev *sdev, const __le64 *wqe,
  * @sdev: the simulated function
  * @id: the index
  *
- * Return: the AH, or NULL.
+ * Return: the AH, or NULL if there is none at @id.
  */
 struct sim_ah *sim_ah_get(struct sim_dev *sdev, u32 id)
 {
-	return xa_load(&sdev->ahs, id);
+	struct sim_ah *ah = sim_ah_slot(sdev, id);
+
+	if (!ah || !READ_ONCE(ah->valid))
+		return NULL;
+	/* Valid before the fields: pairs with sim_ah_cmd()'s smp_wmb(). */
+	smp_rmb();
+	return ah;
 }
 
 /**
@@ -436,6 +525,6 @@ void sim_mg_cmd(struct sim_dev *sdev, const __le64 *wqe,
 void sim_mem_destroy_all(struct sim_dev *sdev)
 {
 	sim_xa_free_all(&sdev->mrs);
-	sim_xa_free_all(&sdev->ahs);
+	sim_ahs_free(sdev);
 	sim_xa_free_all(&sdev->mgs);
 }

@@ -49,11 +49,17 @@ static bool sim_db_taken(struct sim_dev *sdev, u32 reg)
 /* CCQPHIGH then CCQPLOW create the CQP; zeros in both destroy it. */
 static bool sim_regs_poll_cqp_ctx(struct sim_dev *sdev)
 {
+	u64 rung = sim_doorbell_take(sdev, SIM_TRAP_CCQPLOW);
 	u32 low = sim_rd32(sdev, IRDMA_PFPE_CCQPLOW);
+	u64 since;
 	u32 high;
 
-	if (low == SIM_DB_IDLE)
+	if (low == SIM_DB_IDLE) {
+		sdev->ccqp_looked_ns = sim_lat_now();
 		return false;
+	}
+	/* The trap's time, unless older than a look that found nothing. */
+	since = max(rung, sdev->ccqp_looked_ns);
 	/* The driver wrote HIGH before LOW. */
 	smp_rmb();
 	high = sim_rd32(sdev, IRDMA_PFPE_CCQPHIGH);
@@ -62,10 +68,13 @@ static bool sim_regs_poll_cqp_ctx(struct sim_dev *sdev)
 	sim_wr32(sdev, IRDMA_PFPE_CCQPLOW, SIM_DB_IDLE);
 
 	if (!low && !high) {
-		if (sdev->cqp.up)
+		if (sdev->cqp.up) {
 			sim_cqp_destroy(sdev);
+			sim_lat_record(sdev, SIM_LAT_CQP_DESTROY, since, 0);
+		}
 	} else if (!sdev->cqp.up) {
 		sim_cqp_create(sdev, (u64)high << 32 | low);
+		sim_lat_record(sdev, SIM_LAT_CQP_CREATE, since, 0);
 	}
 	return true;
 }

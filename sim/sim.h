@@ -18,9 +18,13 @@
 #include <linux/xarray.h>
 
 #include <linux/etherdevice.h>
+#include <linux/irq_work.h>
 
 #include "../hwdefs.h"
 #include "irdma_sim.h"
+
+struct perf_event;
+struct seq_file;
 
 #define SIM_DRV_NAME		"irdma_sim"
 #define SIM_MSIX_COUNT		4	/* AEQ and CEQ 0, plus three CEQs */
@@ -29,6 +33,8 @@
 #define SIM_MAX_SDS		64	/* 128 MiB of FPM space per function */
 #define SIM_MAX_ARPS		2048	/* the ARP table's entries */
 #define SIM_MAX_ENGINES		4	/* engine threads, one per CPU */
+#define SIM_AH_CHUNK		256	/* address handles per table chunk */
+#define SIM_LAT_BUCKETS		20	/* response times to 2^18 us and over */
 
 /* Doorbell registers read back this value once the engine took a write. */
 #define SIM_DB_IDLE		0xffffffff
@@ -42,6 +48,13 @@
  * @polarity: valid bit the WQEs of the current pass carry
  * @compl_ctx: the host context's completion context, echoed in CQEs
  * @protocol: protocol the driver asked for (IRDMA_PROTOCOL_USED_*)
+ * @sq_va: the ring in the kernel's mapping, checked at create (the trap
+ *	reads WQEs through it, where the checked DMA path may not run)
+ * @busy: the WQE at @tail is being executed outside the CQP lock
+ * @batch_end: head the current batch of rung WQEs runs to
+ * @batch_since: when the batch was rung (or last known not yet rung)
+ * @looked_ns: when the engine last found CQPDB with nothing new
+ * @notify_due: a CCQ completion owes the CCQ's CEQ an event
  */
 struct sim_cqp {
 	bool up;
@@ -51,6 +64,12 @@ struct sim_cqp {
 	bool polarity;
 	u64 compl_ctx;
 	u8 protocol;
+	void *sq_va;
+	bool busy;
+	u32 batch_end;
+	u64 batch_since;
+	u64 looked_ns;
+	bool notify_due;
 };
 
 /**
@@ -81,6 +100,8 @@ struct sim_ring {
  * @solicited_only: the armed event waits for a solicited completion
  * @resized: moved to a new ring the driver has not consumed from yet
  * @sw_select: the shadow area's count of freed rings at the resize
+ * @ring_va: the CCQ's ring in the kernel's mapping (contiguous rings)
+ * @shadow_va: the CCQ's shadow area in the kernel's mapping
  */
 struct sim_cq {
 	u32 id;
@@ -97,6 +118,8 @@ struct sim_cq {
 	bool solicited_only;
 	bool resized;
 	u16 sw_select;
+	void *ring_va;
+	void *shadow_va;
 };
 
 /**
@@ -197,6 +220,7 @@ struct sim_mr {
 
 /**
  * struct sim_ah - an address handle
+ * @valid: made, and not yet destroyed
  * @pd: protection domain
  * @ipv4: IPv4 addressing
  * @src_ip: source address
@@ -205,6 +229,7 @@ struct sim_mr {
  * @mac: source MAC
  */
 struct sim_ah {
+	bool valid;
 	u32 pd;
 	bool ipv4;
 	u32 src_ip[4];
@@ -293,6 +318,53 @@ struct sim_stats {
 	u64 cq_overflows;
 };
 
+/* Kinds of answers whose response time is recorded (latency.c). */
+enum sim_lat_kind {
+	SIM_LAT_CQP_CREATE,
+	SIM_LAT_CQP_DESTROY,
+	SIM_LAT_CQP_CMD,
+	SIM_LAT_KINDS,
+};
+
+/**
+ * struct sim_lat_hist - response times of one kind of answer
+ * @bucket: answers by time, bucket b holding [2^(b-1), 2^b) us
+ * @sum_ns: all of their times
+ * @max_ns: the longest
+ * @max_what: what the longest answered (a CQP opcode)
+ */
+struct sim_lat_hist {
+	atomic64_t bucket[SIM_LAT_BUCKETS];
+	atomic64_t sum_ns;
+	atomic64_t max_ns;
+	atomic_t max_what;
+};
+
+/* The doorbell registers trapped, in the order they get a debug register. */
+enum sim_trap_reg {
+	SIM_TRAP_CQPDB,
+	SIM_TRAP_CCQPLOW,
+	SIM_TRAPS,
+};
+
+/**
+ * struct sim_doorbell - the function's trapped doorbells (doorbell.c)
+ * @bp: the wide breakpoint on each register (NULL: that one is polled)
+ * @rung_ns: when each was written, earliest not yet taken (0: none)
+ * @kick: wakes the engine threads from hard interrupt context
+ * @kicks: bumped at each kick; a thread sleeps only if it saw the last
+ * @traps: writes trapped
+ * @fast: CQP WQEs executed right in the trap
+ */
+struct sim_doorbell {
+	struct perf_event * __percpu *bp[SIM_TRAPS];
+	atomic64_t rung_ns[SIM_TRAPS];
+	struct irq_work kick;
+	atomic_t kicks;
+	atomic64_t traps;
+	atomic64_t fast;
+};
+
 /**
  * struct sim_faults - what debugfs asked the engine to get wrong
  * @fail_op: CQP opcode to fail, -1 for none
@@ -331,13 +403,20 @@ struct sim_faults {
  * @engine: the threads that execute the hardware's work, one per CPU
  * @engine_running: the last thread started has begun looking for work
  * @engine_lock: held by the thread doing the work
+ * @cqp_lock: the CQP's ring position and the CCQ, between the engine
+ *	threads and the CQPDB trap (which only ever tries it)
+ * @db: trapped doorbells
+ * @lat: response times, by enum sim_lat_kind
+ * @ccqp_looked_ns: when the engine last found CCQPLOW with nothing new
  * @cqp: the control QP
  * @hmc: the FPM layout and segment descriptors
  * @cqs: live completion queues by number
  * @qps: live queue pairs by number
  * @srqs: live shared receive queues by number
  * @mrs: memory keys by index
- * @ahs: address handles by index
+ * @ah_chunks: address handles by index, SIM_AH_CHUNK to a chunk (a
+ *	table the trap can write without allocating)
+ * @ah_nchunks: entries of @ah_chunks
  * @mgs: multicast groups by index
  * @peer: entry in the list of functions the fabric reaches
  * @port: entry in the Ethernet switch's list of netdevs
@@ -372,13 +451,18 @@ struct sim_dev {
 	struct task_struct *engine[SIM_MAX_ENGINES];
 	struct completion engine_running;
 	struct mutex engine_lock; /* one engine thread works at a time */
+	spinlock_t cqp_lock; /* CQP ring position, CCQ: threads and trap */
+	struct sim_doorbell db;
+	struct sim_lat_hist lat[SIM_LAT_KINDS];
+	u64 ccqp_looked_ns;
 	struct sim_cqp cqp;
 	struct sim_hmc hmc;
 	struct xarray cqs;
 	struct xarray qps;
 	struct xarray srqs;
 	struct xarray mrs;
-	struct xarray ahs;
+	struct sim_ah **ah_chunks;
+	u32 ah_nchunks;
 	struct xarray mgs;
 	struct list_head peer;
 	struct list_head port;
@@ -434,6 +518,7 @@ void sim_regs_reset(struct sim_dev *sdev);
 bool sim_regs_poll(struct sim_dev *sdev);
 
 /* dma.c */
+void *sim_dma_map(struct sim_dev *sdev, u64 addr, size_t len);
 int sim_dma_read(struct sim_dev *sdev, u64 addr, void *buf, size_t len);
 int sim_dma_write(struct sim_dev *sdev, u64 addr, const void *buf, size_t len);
 int sim_dma_read_qword(struct sim_dev *sdev, u64 addr, u64 *val);
@@ -449,11 +534,13 @@ bool sim_cqp_run(struct sim_dev *sdev);
  * @maj: major error code, 0 for success
  * @min: minor error code
  * @ret_val: the op's return value
+ * @held: held back on request (debugfs delay_cqp_op)
  */
 struct sim_cqp_result {
 	u16 maj;
 	u16 min;
 	u32 ret_val;
+	bool held;
 };
 
 /* Minor codes of the CQP errors the engine reports (major 0xffff). */
@@ -492,6 +579,9 @@ void sim_cq_destroy(struct sim_dev *sdev, const __le64 *wqe,
 void sim_cq_modify(struct sim_dev *sdev, const __le64 *wqe,
 		   struct sim_cqp_result *res);
 int sim_cq_post(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe);
+int sim_cq_write(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe,
+		 bool *notify);
+void sim_ccq_map(struct sim_dev *sdev, struct sim_cq *ccq);
 int sim_cq_post_ext(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe,
 		    const u64 *ext);
 void sim_cq_check_arms(struct sim_dev *sdev);
@@ -526,6 +616,9 @@ void sim_mr_dealloc(struct sim_dev *sdev, const __le64 *wqe,
 		    struct sim_cqp_result *res);
 void sim_ah_cmd(struct sim_dev *sdev, const __le64 *wqe,
 		struct sim_cqp_result *res);
+bool sim_ah_cmd_atomic(struct sim_dev *sdev, const __le64 *wqe);
+int sim_ahs_init(struct sim_dev *sdev, u32 count);
+void sim_ahs_free(struct sim_dev *sdev);
 void sim_ws_node(struct sim_dev *sdev, const __le64 *wqe,
 		 struct sim_cqp_result *res);
 void sim_mg_cmd(struct sim_dev *sdev, const __le64 *wqe,
@@ -598,5 +691,22 @@ void sim_reset_schedule(struct sim_dev *sdev);
 int sim_engine_start(struct sim_dev *sdev);
 void sim_engine_stop(struct sim_dev *sdev);
 bool sim_engine_step(struct sim_dev *sdev);
+void sim_engine_kick(struct sim_dev *sdev);
+
+/* doorbell.c */
+void sim_doorbell_init(struct sim_dev *sdev);
+void sim_doorbell_arm(struct sim_dev *sdev);
+void sim_doorbell_disarm(struct sim_dev *sdev);
+u64 sim_doorbell_take(struct sim_dev *sdev, enum sim_trap_reg reg);
+
+/* cqp.c, the trap's part */
+bool sim_cqp_fast(struct sim_dev *sdev);
+
+/* latency.c */
+u64 sim_lat_now(void);
+void sim_lat_record(struct sim_dev *sdev, enum sim_lat_kind kind, u64 since,
+		    u32 what);
+void sim_lat_reset(struct sim_dev *sdev);
+void sim_lat_show(struct seq_file *m, struct sim_dev *sdev);
 
 #endif /* IRDMA_SIM_INTERNAL_H */

@@ -9,15 +9,7 @@ ADDR=192.168.77.1
 load_stack
 roce_up $ADDR
 
-
-
 PT="-d irdma0 -x $GIDX -F"
-
-# An rdma_cm server is ready once its ID listens.
-listening() {
-	wait_for "rdma resource show cm_id 2>/dev/null | grep -q LISTEN" 20 ||
-		fail "no rdma_cm listener"
-}
 
 # rping checks each reply's data (-V) and prints it (-v).
 timeout 120 rping -s -a $ADDR -v -V -C 10 -S 100 >/tmp/srv.rping 2>&1 &

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Trapped doorbells. Silicon sees a doorbell the moment it is written and
+ * needs no CPU to act on it. The simulator's register window is plain
+ * memory, so it asks the CPUs to tell it: a write watchpoint in the debug
+ * registers of every CPU (a "wide" hardware breakpoint) on CQPDB, where a
+ * driver rings CQP commands, and on CCQPLOW, where it creates the CQP.
+ *
+ * The watchpoint fires right after the store, on the storing CPU, in the
+ * storing context, even one with interrupts off: it runs as a debug
+ * exception, NMI-like. That is where the engine's time-critical path runs:
+ *
+ *  - the CQP commands a driver may busy-wait for with interrupts off
+ *    (address handles, made by ib_cm and the MAD layer under spinlocks)
+ *    are executed right there, without a thread (cqp.c, sim_cqp_fast());
+ *  - everything else wakes the engine threads through an irq_work, which
+ *    runs as soon as the storing CPU takes interrupts again.
+ *
+ * So a driver spinning on every CPU with interrupts off still sees its
+ * address handle made; the threads keep the rest (and the data path, whose
+ * doorbells user space rings through its own mappings, which a kernel
+ * watchpoint does not see). x86 has four debug registers; a function that
+ * finds none free for a register is polled there, as before.
+ */
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+
+#include "sim.h"
+
+static const u32 sim_trap_regs[SIM_TRAPS] = {
+	[SIM_TRAP_CQPDB] = IRDMA_PFPE_CQPDB,
+	[SIM_TRAP_CCQPLOW] = IRDMA_PFPE_CCQPLOW,
+};
+
+/* The watchpoint's handler: #DB context, so only NMI-safe work. */
+static void sim_doorbell_hit(struct perf_event *bp,
+			     struct perf_sample_data *data,
+			     struct pt_regs *regs)
+{
+	struct sim_dev *sdev = bp->overflow_handler_context;
+	bool cqpdb = bp->attr.bp_addr ==
+		     (unsigned long)(sdev->regs + IRDMA_PFPE_CQPDB);
+	s64 none = 0;
+
+	/* The engine's own write, setting CCQPLOW back to idle. */
+	if (!cqpdb && sim_rd32(sdev, IRDMA_PFPE_CCQPLOW) == SIM_DB_IDLE)
+		return;
+	atomic64_inc(&sdev->db.traps);
+	/* The earliest write not yet taken starts the clock. */
+	atomic64_try_cmpxchg(&sdev->db.rung_ns[cqpdb ? SIM_TRAP_CQPDB : SIM_TRAP_CCQPLOW],
+			     &none, sim_lat_now());
+	if (cqpdb && sim_cqp_fast(sdev))
+		return;
+	irq_work_queue(&sdev->db.kick);
+}
+
+static void sim_doorbell_kick(struct irq_work *work)
+{
+	sim_engine_kick(container_of(work, struct sim_dev, db.kick));
+}
+
+/**
+ * sim_doorbell_init - a function's doorbells, none trapped yet
+ * @sdev: the simulated function
+ */
+void sim_doorbell_init(struct sim_dev *sdev)
+{
+	init_irq_work(&sdev->db.kick, sim_doorbell_kick);
+}
+
+/**
+ * sim_doorbell_arm - trap the function's doorbells where debug registers
+ * are free
+ * @sdev: the simulated function; its register window is in place
+ */
+void sim_doorbell_arm(struct sim_dev *sdev)
+{
+	struct perf_event_attr attr;
+	struct perf_event * __percpu *bp;
+	int i;
+
+	if (!IS_ENABLED(CONFIG_HAVE_HW_BREAKPOINT))
+		return;
+	for (i = 0; i < SIM_TRAPS; i++) {
+		hw_breakpoint_init(&attr);
+		attr.bp_addr = (unsigned long)(sdev->regs + sim_trap_regs[i]);
+		attr.bp_len = HW_BREAKPOINT_LEN_4;
+		attr.bp_type = HW_BREAKPOINT_W;
+		bp = register_wide_hw_breakpoint(&attr, sim_doorbell_hit, sdev);
+		if (IS_ERR(bp)) {
+			dev_info(&sdev->dev, "register %#x polled: no debug register (%ld)\n",
+				 sim_trap_regs[i], PTR_ERR(bp));
+			continue;
+		}
+		sdev->db.bp[i] = bp;
+	}
+}
+
+/**
+ * sim_doorbell_disarm - stop trapping; no handler runs after this returns
+ * @sdev: the simulated function
+ */
+void sim_doorbell_disarm(struct sim_dev *sdev)
+{
+	int i;
+
+	for (i = 0; i < SIM_TRAPS; i++) {
+		if (!sdev->db.bp[i])
+			continue;
+		unregister_wide_hw_breakpoint(sdev->db.bp[i]);
+		sdev->db.bp[i] = NULL;
+	}
+	irq_work_sync(&sdev->db.kick);
+}
+
+/**
+ * sim_doorbell_take - when a doorbell was rung, if its trap saw it
+ * @sdev: the simulated function
+ * @reg: which doorbell
+ *
+ * Return: the time of the earliest trapped write not yet taken, or 0.
+ */
+u64 sim_doorbell_take(struct sim_dev *sdev, enum sim_trap_reg reg)
+{
+	return atomic64_xchg(&sdev->db.rung_ns[reg], 0);
+}

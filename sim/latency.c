@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * How fast the engine answers. A driver gives the device a budget for
+ * each answer it busy-waits for (Debian's irdma: about 10 ms for a CQP
+ * command polled through CQPTAIL or CCQPSTATUS), so the simulator keeps a
+ * record of its own response times, per kind of answer, as a histogram
+ * with power-of-two microsecond buckets:
+ *
+ *   cqp_create   CCQPLOW written -> CCQPSTATUS set (the CQP's creation)
+ *   cqp_destroy  CCQPLOW zeroed  -> CCQPSTATUS cleared
+ *   cqp_cmd      CQPDB written   -> the WQE's CCQ completion and CQPTAIL
+ *
+ * The start of a response is the doorbell's trap when the doorbell is
+ * trapped (doorbell.c), the exact moment of the store. Otherwise it is the
+ * engine's last look at the register that found nothing new, so a polled
+ * answer is measured from no later than the store: the record may
+ * overstate, never understate. Everything here is NMI-safe (atomics and
+ * the fast clock): the trap's fast path records from #DB context.
+ */
+#include <linux/atomic.h>
+#include <linux/seq_file.h>
+#include <linux/timekeeping.h>
+
+#include "sim.h"
+
+static const char *const sim_lat_names[SIM_LAT_KINDS] = {
+	[SIM_LAT_CQP_CREATE] = "cqp_create",
+	[SIM_LAT_CQP_DESTROY] = "cqp_destroy",
+	[SIM_LAT_CQP_CMD] = "cqp_cmd",
+};
+
+/**
+ * sim_lat_now - the clock response times are measured with
+ *
+ * Return: monotonic nanoseconds, readable in any context.
+ */
+u64 sim_lat_now(void)
+{
+	return ktime_get_mono_fast_ns();
+}
+
+static unsigned int sim_lat_bucket(u64 ns)
+{
+	u64 us = div_u64(ns, NSEC_PER_USEC);
+
+	/* Bucket 0 is under 1 us, bucket b is [2^(b-1), 2^b) us. */
+	return min_t(unsigned int, us ? fls64(us) : 0, SIM_LAT_BUCKETS - 1);
+}
+
+/**
+ * sim_lat_record - count one answer
+ * @sdev: the simulated function
+ * @kind: what was answered
+ * @since: when the driver's write was made (or last known not made)
+ * @what: what was answered (a CQP opcode), kept for the slowest answer
+ */
+void sim_lat_record(struct sim_dev *sdev, enum sim_lat_kind kind, u64 since,
+		    u32 what)
+{
+	struct sim_lat_hist *h = &sdev->lat[kind];
+	u64 now = sim_lat_now();
+	u64 ns = now > since ? now - since : 0;
+	s64 old;
+
+	atomic64_inc(&h->bucket[sim_lat_bucket(ns)]);
+	atomic64_add(ns, &h->sum_ns);
+	old = atomic64_read(&h->max_ns);
+	while ((u64)old < ns) {
+		if (atomic64_try_cmpxchg(&h->max_ns, &old, ns)) {
+			atomic_set(&h->max_what, what);
+			break;
+		}
+	}
+}
+
+/**
+ * sim_lat_reset - forget the record
+ * @sdev: the simulated function
+ */
+void sim_lat_reset(struct sim_dev *sdev)
+{
+	int k, b;
+
+	for (k = 0; k < SIM_LAT_KINDS; k++) {
+		struct sim_lat_hist *h = &sdev->lat[k];
+
+		for (b = 0; b < SIM_LAT_BUCKETS; b++)
+			atomic64_set(&h->bucket[b], 0);
+		atomic64_set(&h->sum_ns, 0);
+		atomic64_set(&h->max_ns, 0);
+		atomic_set(&h->max_what, 0);
+	}
+}
+
+/* The upper bound, in us, of the bucket holding the answer at @permille. */
+static u64 sim_lat_quantile(const u64 *counts, u64 total, unsigned int permille)
+{
+	u64 want = DIV_ROUND_UP_ULL(total * permille, 1000), seen = 0;
+	unsigned int b;
+
+	for (b = 0; b < SIM_LAT_BUCKETS; b++) {
+		seen += counts[b];
+		if (seen >= want)
+			return 1ULL << b;
+	}
+	return U64_MAX;
+}
+
+/**
+ * sim_lat_show - print the record (debugfs "latency")
+ * @m: the file
+ * @sdev: the simulated function
+ *
+ * One line per kind: count, mean, quantiles as bucket bounds, maximum
+ * (and what it answered), answers over 1 ms and from 4.096 ms on; then
+ * the nonzero buckets.
+ */
+void sim_lat_show(struct seq_file *m, struct sim_dev *sdev)
+{
+	int k, b;
+
+	for (k = 0; k < SIM_LAT_KINDS; k++) {
+		struct sim_lat_hist *h = &sdev->lat[k];
+		u64 counts[SIM_LAT_BUCKETS], total = 0, over1 = 0, over5 = 0;
+
+		for (b = 0; b < SIM_LAT_BUCKETS; b++) {
+			counts[b] = atomic64_read(&h->bucket[b]);
+			total += counts[b];
+			/* Buckets from [1024, 2048) us up are over 1 ms. */
+			if (b >= 11)
+				over1 += counts[b];
+			/* From [4096, 8192) us: over 4 ms; 5 ms is told by max. */
+			if (b >= 13)
+				over5 += counts[b];
+		}
+		seq_printf(m, "%s count %llu mean_us %llu p50_us<%llu p99_us<%llu p999_us<%llu max_us %llu (%#x) over_1ms %llu over_4ms %llu\n",
+			   sim_lat_names[k], total,
+			   total ? div64_u64(atomic64_read(&h->sum_ns), total * NSEC_PER_USEC) : 0,
+			   sim_lat_quantile(counts, total, 500),
+			   sim_lat_quantile(counts, total, 990),
+			   sim_lat_quantile(counts, total, 999),
+			   div_u64(atomic64_read(&h->max_ns), NSEC_PER_USEC),
+			   atomic_read(&h->max_what), over1, over5);
+		for (b = 0; b < SIM_LAT_BUCKETS; b++)
+			if (counts[b])
+				seq_printf(m, "  %s <%lluus %llu\n", sim_lat_names[k],
+					   1ULL << b, counts[b]);
+	}
+}

@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# drivers: ours ours-ice stock
+# The simulator's response times (debugfs "latency"), printed for the
+# driver under test: idle bring-up, bring-up after injected CQP failures
+# and a delayed command, after a function reset, after a module reload,
+# and under traffic with address handles made from atomic context (the
+# rdma_cm tools' connect and disconnect through ib_cm). Numbers only: the
+# test fails on a failed bind (a stock-driver timeout among them), never
+# on a time. Every bind of the stock driver counts: none is retried.
+. "$IRDMA_REPO/tests/vm/lib.sh"
+
+dbg=$SIM_DBG/$SIM_FN
+if [ "$IRDMA_DRIVER" = ours ]; then
+	adev=irdma_sim.roce.0 drv=$SIM_DRV
+else
+	adev=ice.roce.32 drv=/sys/bus/auxiliary/drivers/irdma
+fi
+
+show() {
+	echo "--- $1"
+	sed 's/^/    /' "$dbg/latency"
+	grep -E 'doorbells_trapped|cqp_ops_in_trap|trapped_regs' "$dbg/stats" | tr '\n' ' '
+	echo
+	echo 0 >"$dbg/latency"
+}
+
+rebind() {
+	echo "$adev" >"$drv/unbind" || fail "unbind"
+	echo "$adev" >"$drv/bind" || fail "bind after $1"
+	wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 after $1"
+}
+
+load_stack
+show "idle bring-up ($IRDMA_DRIVER)"
+
+for i in $(seq 1 10); do rebind "plain rebind $i"; done
+show "10 rebinds"
+
+# Injected failures leave the next bind to succeed, on time.
+for op in 0x20 0x1f 0x12 0x19; do
+	echo "$adev" >"$drv/unbind"
+	echo $((op)) >"$dbg/fail_cqp_op"
+	echo "$adev" >"$drv/bind" 2>/dev/null && fail "bind with opcode $op failing succeeded"
+	echo "$adev" >"$drv/bind" || fail "bind after the injected failure of $op"
+	wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 after $op"
+done
+show "after injected CQP failures"
+
+echo "$adev" >"$drv/unbind"
+echo $((0x19)) >"$dbg/delay_cqp_op"
+echo 300 >"$dbg/delay_cqp_ms"
+echo "$adev" >"$drv/bind" || fail "bind with a slow commit"
+echo 0xffffffff >"$dbg/delay_cqp_op"
+rebind "a delayed command"
+show "a delayed command (300 ms, CCQ-completed), then a rebind"
+
+since=$(dmesg | wc -l)
+echo 1 >"$dbg/reset"
+wait_for "dmesg | tail -n +$((since + 1)) | grep -q '$SIM_FN: function reset\$'" 10 ||
+	fail "reset did not complete"
+wait_for '[ -e /sys/class/infiniband/irdma0 ]' 10 || fail "no irdma0 after reset"
+rebind "the reset"
+show "after a function reset"
+
+unload_driver
+load_driver
+wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 after reload"
+show "after a module reload"
+
+# Traffic: rdma_cm connections; ib_cm makes its address handles with
+# interrupts off, busy-waiting for the CQP.
+ADDR=192.168.77.1
+roce_up $ADDR
+for i in $(seq 1 3); do
+	timeout 60 ucmatose -c 4 >/tmp/ucm.srv 2>&1 &
+	srv=$!
+	listening
+	timeout 60 ucmatose -c 4 -s $ADDR >/tmp/ucm.cli 2>&1 ||
+		{ cat /tmp/ucm.*; fail "ucmatose client $i"; }
+	wait $srv || { cat /tmp/ucm.*; fail "ucmatose server $i"; }
+done
+echo "ok: 3 ucmatose runs of 4 connections"
+show "under rdma_cm traffic"
+
+unload_stack
