@@ -96,10 +96,11 @@ static int irdma_ws_get(struct irdma_fn *fn)
 			goto out;
 		i = ARRAY_SIZE(nodes);
 	}
+	/* A node goes with its enable bit as it stands, as the stock driver's. */
 	while (i--) {
 		irdma_build_ws_node(&cmd, IRDMA_WS_OP_DELETE, nodes[i].node,
 				    nodes[i].parent, fn->res.vsi_num,
-				    nodes[i].leaf, false);
+				    nodes[i].leaf, !nodes[i].leaf);
 		irdma_cqp_exec(fn, &cmd, NULL);
 	}
 	fn->ws_users--;
@@ -123,7 +124,7 @@ static void irdma_ws_put(struct irdma_fn *fn)
 		for (i = 0; i < ARRAY_SIZE(order); i++) {
 			irdma_build_ws_node(&cmd, IRDMA_WS_OP_DELETE, order[i][0],
 					    order[i][1], fn->res.vsi_num,
-					    order[i][0] == IRDMA_WS_LEAF_NODE, false);
+					    order[i][0] == IRDMA_WS_LEAF_NODE, true);
 			irdma_cqp_exec(fn, &cmd, NULL);
 		}
 		fn->qs_handle = 0;

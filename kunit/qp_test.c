@@ -606,10 +606,14 @@ static void qp_env_ah_attr(struct qp_env *e, struct rdma_ah_attr *ah_attr)
 	ether_addr_copy(ah_attr->roce.dmac, e->mac);
 }
 
-/* Send 256 bytes from @ua to @ub through @ah: data, GRH area, source QP. */
+/*
+ * Send 256 bytes from @ua to @ub through @ah with @qkey. With @ub's Q_Key
+ * (0x1111): data, GRH area and source QP arrive. With another the
+ * datagram is dropped and only the send completes.
+ */
 static void qp_env_ud_send(struct kunit *test, struct qp_env *e,
 			   struct ib_qp *ua, struct ib_qp *ub, struct ib_ah *ah,
-			   u64 wr_id)
+			   u64 wr_id, u32 qkey)
 {
 	struct ib_ud_wr wr = {};
 	struct ib_wc wc[4], *r;
@@ -627,8 +631,15 @@ static void qp_env_ud_send(struct kunit *test, struct qp_env *e,
 	wr.wr.num_sge = 1;
 	wr.ah = ah;
 	wr.remote_qpn = ub->qp_num;
-	wr.remote_qkey = 0x1111;
+	wr.remote_qkey = qkey;
 	KUNIT_ASSERT_EQ(test, ib_post_send(ua, &wr.wr, NULL), 0);
+	if (qkey != 0x1111) {
+		KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 1), 1);
+		KUNIT_EXPECT_EQ(test, wc[0].wr_id, wr_id);
+		msleep(20);
+		KUNIT_EXPECT_EQ(test, ib_poll_cq(e->cq, 4, wc), 0);
+		return;
+	}
 	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 2), 2);
 	r = qp_env_find(wc, 2, 500);
 	KUNIT_ASSERT_NOT_NULL(test, r);
@@ -642,13 +653,10 @@ static void qp_env_ud_send(struct kunit *test, struct qp_env *e,
 	KUNIT_EXPECT_EQ(test, r->status, IB_WC_SUCCESS);
 }
 
-/* UD through an address handle: GRH area, source QP, data. */
+/* UD through an address handle: GRH area, source QP, data, Q_Key. */
 static void irdma_qp_ud_test(struct kunit *test)
 {
 	struct rdma_ah_attr ah_attr;
-	struct ib_ud_wr wr = {};
-	struct ib_sge sge;
-	struct ib_wc wc[4];
 	struct ib_qp *ua, *ub;
 	struct ib_ah *ah;
 	struct qp_env *e;
@@ -659,24 +667,9 @@ static void irdma_qp_ud_test(struct kunit *test)
 	qp_env_ah_attr(e, &ah_attr);
 	ah = rdma_create_ah(e->pd, &ah_attr, RDMA_CREATE_AH_SLEEPABLE);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(ah));
-	qp_env_ud_send(test, e, ua, ub, ah, 50);
-
+	qp_env_ud_send(test, e, ua, ub, ah, 50, 0x1111);
 	/* A wrong Q_Key: the datagram is dropped, the send still completes. */
-	qp_env_post_recv(test, e, ub, 1, 501);
-	sge = (struct ib_sge){ e->dma[0], 256, e->pd->local_dma_lkey };
-	wr.wr.wr_id = 51;
-	wr.wr.opcode = IB_WR_SEND;
-	wr.wr.send_flags = IB_SEND_SIGNALED;
-	wr.wr.sg_list = &sge;
-	wr.wr.num_sge = 1;
-	wr.ah = ah;
-	wr.remote_qpn = ub->qp_num;
-	wr.remote_qkey = 0x2222;
-	KUNIT_ASSERT_EQ(test, ib_post_send(ua, &wr.wr, NULL), 0);
-	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 1), 1);
-	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 51);
-	msleep(20);
-	KUNIT_EXPECT_EQ(test, ib_poll_cq(e->cq, 4, wc), 0);
+	qp_env_ud_send(test, e, ua, ub, ah, 51, 0x2222);
 
 	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
 	ib_destroy_qp(ua);
@@ -727,7 +720,7 @@ static void irdma_qp_atomic_ah_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a.destroyed, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(a.made));
 	/* The handle made that way carries traffic. */
-	qp_env_ud_send(test, e, ua, ub, a.made, 52);
+	qp_env_ud_send(test, e, ua, ub, a.made, 52, 0x1111);
 
 	rdma_destroy_ah(a.made, RDMA_DESTROY_AH_SLEEPABLE);
 	ib_destroy_qp(ua);

@@ -147,8 +147,7 @@ static void sim_reset_work(struct work_struct *work)
 
 	sim_unplug(sdev);
 	sim_engine_stop(sdev);
-	if (sdev->cqp.up)
-		sim_cqp_destroy(sdev);
+	sim_cqp_destroy(sdev);
 	sim_regs_reset(sdev);
 	memset(sdev->vec, 0, sizeof(sdev->vec));
 	err = sim_engine_start(sdev);
@@ -260,11 +259,14 @@ static int sim_dev_create(u32 id, bool roce, bool srq, void __iomem *regs,
 		sdev->push_pages = IRDMA_SIM_PUSH_PAGES;
 	}
 	sim_regs_reset(sdev);
+	err = sim_ahs_alloc(sdev);
+	if (err)
+		goto err_regs;
 	sim_doorbell_arm(sdev);
 
 	err = sim_irqs_alloc(sdev);
 	if (err)
-		goto err_regs;
+		goto err_ahs;
 	err = sim_netdev_create(sdev);
 	if (err)
 		goto err_irqs;
@@ -290,8 +292,10 @@ err_netdev:
 	sim_netdev_destroy(sdev);
 err_irqs:
 	sim_irqs_free(sdev);
-err_regs:
+err_ahs:
 	sim_doorbell_disarm(sdev);
+	sim_ahs_free(sdev);
+err_regs:
 	if (sdev->own_regs)
 		vfree((void __force *)sdev->regs);
 err_del:
@@ -313,10 +317,10 @@ static void sim_dev_destroy(struct sim_dev *sdev)
 	sim_unplug(sdev);
 	sim_engine_stop(sdev);
 	sim_doorbell_disarm(sdev);
-	if (sdev->cqp.up)
-		sim_cqp_destroy(sdev);
+	sim_cqp_destroy(sdev);
 	sim_netdev_destroy(sdev);
 	sim_irqs_free(sdev);
+	sim_ahs_free(sdev);
 	if (sdev->own_regs)
 		vfree((void __force *)sdev->regs);
 	device_unregister(&sdev->dev);

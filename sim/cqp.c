@@ -29,6 +29,8 @@ static void sim_cqp_fail_create(struct sim_dev *sdev, u16 min)
  * @ctx_pa: DMA address of the 64-byte host context
  *
  * Reports the outcome in CCQPSTATUS: DONE, or ERR with CQPERRCODES set.
+ *
+ * Context: under the CQP lock; a thread or the CCQPLOW trap.
  */
 void sim_cqp_create(struct sim_dev *sdev, u64 ctx_pa)
 {
@@ -56,7 +58,7 @@ void sim_cqp_create(struct sim_dev *sdev, u64 ctx_pa)
 	if (!sq_va)
 		return sim_cqp_fail_create(sdev, SIM_MIN_DMA_FAULT);
 
-	spin_lock_irq(&sdev->cqp_lock);
+	lockdep_assert_held(&sdev->cqp_lock);
 	*cqp = (struct sim_cqp) {
 		.up = true,
 		.sq_pa = le64_to_cpu(ctx[1]),
@@ -72,24 +74,40 @@ void sim_cqp_create(struct sim_dev *sdev, u64 ctx_pa)
 	sim_wr32(sdev, IRDMA_PFPE_CQPTAIL, 0);
 	sim_wr32(sdev, IRDMA_PFPE_CQPERRCODES, 0);
 	sim_wr32(sdev, IRDMA_PFPE_CCQPSTATUS, IRDMA_CCQPSTATUS_DONE);
-	spin_unlock_irq(&sdev->cqp_lock);
 	dev_dbg(&sdev->dev, "CQP up: %u WQEs at %#llx\n", cqp->sq_size,
 		cqp->sq_pa);
 }
 
 /**
- * sim_cqp_destroy - take the CQP down, and with it the function's state
+ * sim_cqp_down - take the CQP down: the answer to the driver
  * @sdev: the simulated function
+ *
+ * The function's state goes afterwards, in a thread (sim_cqp_cleanup());
+ * until then no CQP is created.
+ *
+ * Context: under the CQP lock; a thread or the CCQPLOW trap.
  */
-void sim_cqp_destroy(struct sim_dev *sdev)
+void sim_cqp_down(struct sim_dev *sdev)
 {
+	lockdep_assert_held(&sdev->cqp_lock);
 	dev_dbg(&sdev->dev, "CQP down after %llu ops, %llu errors, %llu irqs, %llu DMA faults\n",
 		sdev->stats.cqp_ops, sdev->stats.cqp_errors, sdev->stats.irqs,
 		sdev->stats.dma_faults);
-	/* The trap sees a CQP that is down before anything goes. */
-	spin_lock_irq(&sdev->cqp_lock);
-	sdev->cqp.up = false;
-	spin_unlock_irq(&sdev->cqp_lock);
+	memset(&sdev->cqp, 0, sizeof(sdev->cqp));
+	WRITE_ONCE(sdev->cqp_cleanup_due, true);
+	sim_wr32(sdev, IRDMA_PFPE_CCQPSTATUS, 0);
+}
+
+/**
+ * sim_cqp_cleanup - the function's state goes, after the CQP went down
+ * @sdev: the simulated function
+ *
+ * Context: a thread, with the engine lock or with the engine stopped.
+ */
+void sim_cqp_cleanup(struct sim_dev *sdev)
+{
+	if (!READ_ONCE(sdev->cqp_cleanup_due))
+		return;
 	sim_qps_destroy_all(sdev);
 	sim_srqs_destroy_all(sdev);
 	sim_mem_destroy_all(sdev);
@@ -97,11 +115,21 @@ void sim_cqp_destroy(struct sim_dev *sdev)
 	memset(sdev->ceq, 0, sizeof(sdev->ceq));
 	memset(&sdev->aeq, 0, sizeof(sdev->aeq));
 	memset(&sdev->hmc, 0, sizeof(sdev->hmc));
+	/* A CQP may be created again. */
+	smp_store_release(&sdev->cqp_cleanup_due, false);
+}
+
+/**
+ * sim_cqp_destroy - take the CQP down, if it is up, and the state with it
+ * @sdev: the simulated function, its engine stopped (reset, removal)
+ */
+void sim_cqp_destroy(struct sim_dev *sdev)
+{
 	spin_lock_irq(&sdev->cqp_lock);
-	memset(&sdev->cqp, 0, sizeof(sdev->cqp));
+	if (sdev->cqp.up)
+		sim_cqp_down(sdev);
 	spin_unlock_irq(&sdev->cqp_lock);
-	sim_wr32(sdev, IRDMA_PFPE_CCQPSTATUS, 0);
-	dev_dbg(&sdev->dev, "CQP down\n");
+	sim_cqp_cleanup(sdev);
 }
 
 static void sim_cqp_features(struct sim_dev *sdev, const __le64 *wqe,
@@ -433,7 +461,13 @@ bool sim_cqp_run(struct sim_dev *sdev)
 	return work;
 }
 
-/* Commands the trap may execute: no allocation, no sleep, no DMA path. */
+/*
+ * Commands the trap may execute: nothing allocated or freed, no lock but
+ * the CQP's, host memory through the trap-safe checks. These are the
+ * commands a driver busy-waits for: the HMC's setup (the stock driver polls
+ * CQPTAIL for it, about 10 ms) and address handles (made with interrupts
+ * off); the rest needs a thread.
+ */
 static bool sim_cqp_atomic(struct sim_dev *sdev, const __le64 *wqe)
 {
 	u8 op = FIELD_GET(IRDMA_CQPSQ_OPCODE, le64_to_cpu(wqe[3]));
@@ -445,6 +479,11 @@ static bool sim_cqp_atomic(struct sim_dev *sdev, const __le64 *wqe)
 		return false;
 	switch (op) {
 	case IRDMA_CQPOP_NOP:
+	case IRDMA_CQPOP_SHMC_PAGES_ALLOCATED:
+	case IRDMA_CQPOP_QUERY_FPM_VAL:
+	case IRDMA_CQPOP_COMMIT_FPM_VAL:
+	case IRDMA_CQPOP_UPDATE_PE_SDS:
+	case IRDMA_CQPOP_QUERY_RDMA_FEATURES:
 		return true;
 	case IRDMA_CQPOP_CREATE_ADDR_HANDLE:
 	case IRDMA_CQPOP_DESTROY_ADDR_HANDLE:

@@ -11,12 +11,19 @@
 
 #include "sim.h"
 
+/*
+ * Host RAM, or NULL. The trap (NMI-like) cannot take the resource lock that
+ * page_is_ram() takes: there a page the kernel allocates from (not
+ * reserved) stands for RAM, which every buffer a driver hands a device is.
+ */
 static void *sim_dma_page(struct sim_dev *sdev, u64 addr)
 {
 	phys_addr_t phys = dma_to_phys(&sdev->dev, addr);
 	unsigned long pfn = PHYS_PFN(phys);
+	bool ram = pfn_valid(pfn) && (in_nmi() ? !PageReserved(pfn_to_page(pfn)) :
+				       page_is_ram(pfn));
 
-	if (!pfn_valid(pfn) || !page_is_ram(pfn)) {
+	if (!ram) {
 		sdev->stats.dma_faults++;
 		return NULL;
 	}

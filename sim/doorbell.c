@@ -32,6 +32,22 @@ static const u32 sim_trap_regs[SIM_TRAPS] = {
 	[SIM_TRAP_CCQPLOW] = IRDMA_PFPE_CCQPLOW,
 };
 
+/*
+ * The CQP's creation or its going down, answered in the trap; what is
+ * left (the state of a CQP that went down) is the threads'. True if
+ * nothing is.
+ */
+static bool sim_doorbell_ccqp(struct sim_dev *sdev)
+{
+	bool done;
+
+	if (!spin_trylock(&sdev->cqp_lock))
+		return false;
+	done = sim_regs_cqp_ctx(sdev);
+	spin_unlock(&sdev->cqp_lock);
+	return done && !READ_ONCE(sdev->cqp_cleanup_due);
+}
+
 /* The watchpoint's handler: #DB context, so only NMI-safe work. */
 static void sim_doorbell_hit(struct perf_event *bp,
 			     struct perf_sample_data *data,
@@ -49,7 +65,7 @@ static void sim_doorbell_hit(struct perf_event *bp,
 	/* The earliest write not yet taken starts the clock. */
 	atomic64_try_cmpxchg(&sdev->db.rung_ns[cqpdb ? SIM_TRAP_CQPDB : SIM_TRAP_CCQPLOW],
 			     &none, sim_lat_now());
-	if (cqpdb && sim_cqp_fast(sdev))
+	if (cqpdb ? sim_cqp_fast(sdev) : sim_doorbell_ccqp(sdev))
 		return;
 	irq_work_queue(&sdev->db.kick);
 }

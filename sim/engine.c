@@ -126,6 +126,14 @@ int sim_engine_start(struct sim_dev *sdev)
 			return PTR_ERR(t);
 		}
 		kthread_bind(t, cpu);
+		/*
+		 * Above every normal task, as hardware is: a thread holding the
+		 * engine lock is never displaced by a driver that then busy-waits
+		 * on the same CPU for an answer only the lock holder can give
+		 * (a CQPTAIL poll with its 10 ms). Its work is bounded: a step
+		 * reports work only when a queue moved on.
+		 */
+		sched_set_fifo_low(t);
 		WRITE_ONCE(sdev->engine[n++], t);
 		wake_up_process(t);
 		/* A driver may poll for an answer within 10 ms of the plug. */

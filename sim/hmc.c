@@ -38,7 +38,7 @@ static const struct sim_fpm_obj sim_fpm[IRDMA_HMC_OBJ_COUNT] = {
 	[IRDMA_HMC_Q1FL] = { 16384, 64 },	/* block size */
 	[IRDMA_HMC_TIMER] = { 2048, 6 },
 	[IRDMA_HMC_FSIMC] = { 4096, 6 },
-	[IRDMA_HMC_FSIAV] = { 131072, 4 },
+	[IRDMA_HMC_FSIAV] = { SIM_MAX_AHS, 4 },
 	[IRDMA_HMC_PBLE] = { 2097152, 0 },
 	[IRDMA_HMC_HDR] = { 4096, 6 },
 };
@@ -164,8 +164,7 @@ void sim_hmc_commit(struct sim_dev *sdev, const __le64 *wqe,
 			cpu_to_le64(FIELD_PREP(IRDMA_COMMIT_FPM_COUNT, hmc->cnt[obj]) |
 				       FIELD_PREP(IRDMA_COMMIT_FPM_BASE,
 						  hmc->base[obj] / IRDMA_FPM_BASE_UNIT));
-	if (sim_ahs_init(sdev, hmc->cnt[IRDMA_HMC_FSIAV]))
-		return sim_fail(res, SIM_MIN_NO_SPACE);
+	sim_ahs_clear(sdev);
 	if (sim_dma_write(sdev, addr, buf, sizeof(buf)))
 		return sim_fail(res, SIM_MIN_DMA_FAULT);
 	hmc->committed = true;

@@ -303,57 +303,68 @@ int sim_mem_copy(struct sim_dev *sdev, const struct sim_access *acc, u64 addr,
 }
 
 /**
- * sim_ahs_init - an empty address handle table for @count handles
+ * sim_ahs_alloc - the function's address handle table
  * @sdev: the simulated function
- * @count: the handles the HMC has room for
  *
- * The first chunk is there from the start, so that the trap can make the
- * first SIM_AH_CHUNK handles without allocating; later chunks come with
- * the first handle a thread makes in them.
+ * Room for SIM_MAX_AHS handles in chunks; the first chunk is there from
+ * the start, so that the trap can make the first SIM_AH_CHUNK handles (and
+ * commit the HMC) without allocating. Later chunks come with the first
+ * handle a thread makes in them.
  *
  * Return: 0 or -ENOMEM.
  */
-int sim_ahs_init(struct sim_dev *sdev, u32 count)
+int sim_ahs_alloc(struct sim_dev *sdev)
 {
-	u32 n = DIV_ROUND_UP(count, SIM_AH_CHUNK);
-	struct sim_ah **chunks;
-
-	sim_ahs_free(sdev);
-	if (!n)
-		return 0;
-	chunks = kcalloc(n, sizeof(*chunks), GFP_KERNEL);
-	if (!chunks)
+	sdev->ah_chunks = kcalloc(SIM_MAX_AHS / SIM_AH_CHUNK,
+				  sizeof(*sdev->ah_chunks), GFP_KERNEL);
+	if (!sdev->ah_chunks)
 		return -ENOMEM;
-	chunks[0] = kcalloc(SIM_AH_CHUNK, sizeof(**chunks), GFP_KERNEL);
-	if (!chunks[0]) {
-		kfree(chunks);
+	sdev->ah_chunks[0] = kcalloc(SIM_AH_CHUNK, sizeof(**sdev->ah_chunks),
+				     GFP_KERNEL);
+	if (!sdev->ah_chunks[0]) {
+		kfree(sdev->ah_chunks);
+		sdev->ah_chunks = NULL;
 		return -ENOMEM;
 	}
-	sdev->ah_chunks = chunks;
-	sdev->ah_nchunks = n;
 	return 0;
 }
 
 /**
+ * sim_ahs_clear - forget every address handle (HMC commit, CQP down)
+ * @sdev: the simulated function
+ *
+ * Context: a thread, or the trap; allocates nothing.
+ */
+void sim_ahs_clear(struct sim_dev *sdev)
+{
+	u32 i;
+
+	for (i = 0; i < SIM_MAX_AHS / SIM_AH_CHUNK; i++)
+		if (sdev->ah_chunks[i])
+			memset(sdev->ah_chunks[i], 0,
+			       SIM_AH_CHUNK * sizeof(**sdev->ah_chunks));
+}
+
+/**
  * sim_ahs_free - drop the address handle table
- * @sdev: the simulated function; the CQP is down
+ * @sdev: the simulated function, being destroyed
  */
 void sim_ahs_free(struct sim_dev *sdev)
 {
 	u32 i;
 
-	for (i = 0; i < sdev->ah_nchunks; i++)
+	if (!sdev->ah_chunks)
+		return;
+	for (i = 0; i < SIM_MAX_AHS / SIM_AH_CHUNK; i++)
 		kfree(sdev->ah_chunks[i]);
 	kfree(sdev->ah_chunks);
 	sdev->ah_chunks = NULL;
-	sdev->ah_nchunks = 0;
 }
 
 /* The table's entry for AH @id, or NULL where its chunk is missing. */
 static struct sim_ah *sim_ah_slot(struct sim_dev *sdev, u32 id)
 {
-	if (!id || id >= sdev->hmc.cnt[IRDMA_HMC_FSIAV] ||
-	    id / SIM_AH_CHUNK >= sdev->ah_nchunks ||
+	if (!id || id >= sdev->hmc.cnt[IRDMA_HMC_FSIAV] || id >= SIM_MAX_AHS ||
 	    !sdev->ah_chunks[id / SIM_AH_CHUNK])
 		return NULL;
 	return &sdev->ah_chunks[id / SIM_AH_CHUNK][id % SIM_AH_CHUNK];
@@ -372,7 +383,7 @@ bool sim_ah_cmd_atomic(struct sim_dev *sdev, const __le64 *wqe)
 	u32 id = FIELD_GET(IRDMA_AH_AVIDX, le64_to_cpu(wqe[3]));
 
 	return sim_ah_slot(sdev, id) || !sdev->hmc.committed ||
-	       !id || id >= sdev->hmc.cnt[IRDMA_HMC_FSIAV];
+	       !id || id >= sdev->hmc.cnt[IRDMA_HMC_FSIAV] || id >= SIM_MAX_AHS;
 }
 
 /**
@@ -392,7 +403,7 @@ void sim_ah_cmd(struct sim_dev *sdev, const __le64 *wqe,
 	int i;
 
 	if (!sdev->hmc.committed || !id || id >= sdev->hmc.cnt[IRDMA_HMC_FSIAV] ||
-	    id / SIM_AH_CHUNK >= sdev->ah_nchunks)
+	    id >= SIM_MAX_AHS)
 		return sim_fail(res, SIM_MIN_BAD_PARAM);
 	chunk = &sdev->ah_chunks[id / SIM_AH_CHUNK];
 	if (!*chunk)
@@ -525,6 +536,6 @@ void sim_mg_cmd(struct sim_dev *sdev, const __le64 *wqe,
 void sim_mem_destroy_all(struct sim_dev *sdev)
 {
 	sim_xa_free_all(&sdev->mrs);
-	sim_ahs_free(sdev);
+	sim_ahs_clear(sdev);
 	sim_xa_free_all(&sdev->mgs);
 }

@@ -46,30 +46,41 @@ static bool sim_db_taken(struct sim_dev *sdev, u32 reg)
 	return true;
 }
 
-/* CCQPHIGH then CCQPLOW create the CQP; zeros in both destroy it. */
-static bool sim_regs_poll_cqp_ctx(struct sim_dev *sdev)
+/**
+ * sim_regs_cqp_ctx - the CCQPHIGH/CCQPLOW handshake: CCQPHIGH then CCQPLOW
+ * create the CQP, zeros in both take it down
+ * @sdev: the simulated function
+ *
+ * A CQP is not created while the last one's state is still to go.
+ *
+ * Context: under the CQP lock; a thread or the CCQPLOW trap.
+ * Return: true if a write was taken.
+ */
+bool sim_regs_cqp_ctx(struct sim_dev *sdev)
 {
-	u64 rung = sim_doorbell_take(sdev, SIM_TRAP_CCQPLOW);
 	u32 low = sim_rd32(sdev, IRDMA_PFPE_CCQPLOW);
 	u64 since;
 	u32 high;
 
+	lockdep_assert_held(&sdev->cqp_lock);
 	if (low == SIM_DB_IDLE) {
 		sdev->ccqp_looked_ns = sim_lat_now();
 		return false;
 	}
-	/* The trap's time, unless older than a look that found nothing. */
-	since = max(rung, sdev->ccqp_looked_ns);
 	/* The driver wrote HIGH before LOW. */
 	smp_rmb();
 	high = sim_rd32(sdev, IRDMA_PFPE_CCQPHIGH);
+	if ((low || high) && !sdev->cqp.up && READ_ONCE(sdev->cqp_cleanup_due))
+		return false;
+	/* The trap's time, unless older than a look that found nothing. */
+	since = max(sim_doorbell_take(sdev, SIM_TRAP_CCQPLOW), sdev->ccqp_looked_ns);
 	trace_irdma_sim_reg(sdev->id, IRDMA_PFPE_CCQPHIGH, high);
 	trace_irdma_sim_reg(sdev->id, IRDMA_PFPE_CCQPLOW, low);
 	sim_wr32(sdev, IRDMA_PFPE_CCQPLOW, SIM_DB_IDLE);
 
 	if (!low && !high) {
 		if (sdev->cqp.up) {
-			sim_cqp_destroy(sdev);
+			sim_cqp_down(sdev);
 			sim_lat_record(sdev, SIM_LAT_CQP_DESTROY, since, 0);
 		}
 	} else if (!sdev->cqp.up) {
@@ -77,6 +88,19 @@ static bool sim_regs_poll_cqp_ctx(struct sim_dev *sdev)
 		sim_lat_record(sdev, SIM_LAT_CQP_CREATE, since, 0);
 	}
 	return true;
+}
+
+/* The handshake from a thread; the state of a CQP taken down goes here. */
+static bool sim_regs_poll_cqp_ctx(struct sim_dev *sdev)
+{
+	bool work = READ_ONCE(sdev->cqp_cleanup_due);
+
+	sim_cqp_cleanup(sdev);
+	spin_lock_irq(&sdev->cqp_lock);
+	work |= sim_regs_cqp_ctx(sdev);
+	spin_unlock_irq(&sdev->cqp_lock);
+	sim_cqp_cleanup(sdev);
+	return work;
 }
 
 /**

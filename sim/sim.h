@@ -33,6 +33,7 @@ struct seq_file;
 #define SIM_MAX_SDS		64	/* 128 MiB of FPM space per function */
 #define SIM_MAX_ARPS		2048	/* the ARP table's entries */
 #define SIM_MAX_ENGINES		4	/* engine threads, one per CPU */
+#define SIM_MAX_AHS		131072	/* address handles the HMC offers */
 #define SIM_AH_CHUNK		256	/* address handles per table chunk */
 #define SIM_LAT_BUCKETS		20	/* response times to 2^18 us and over */
 
@@ -408,6 +409,7 @@ struct sim_faults {
  * @db: trapped doorbells
  * @lat: response times, by enum sim_lat_kind
  * @ccqp_looked_ns: when the engine last found CCQPLOW with nothing new
+ * @cqp_cleanup_due: the CQP went down; its function's state is still to go
  * @cqp: the control QP
  * @hmc: the FPM layout and segment descriptors
  * @cqs: live completion queues by number
@@ -416,7 +418,6 @@ struct sim_faults {
  * @mrs: memory keys by index
  * @ah_chunks: address handles by index, SIM_AH_CHUNK to a chunk (a
  *	table the trap can write without allocating)
- * @ah_nchunks: entries of @ah_chunks
  * @mgs: multicast groups by index
  * @peer: entry in the list of functions the fabric reaches
  * @port: entry in the Ethernet switch's list of netdevs
@@ -455,6 +456,7 @@ struct sim_dev {
 	struct sim_doorbell db;
 	struct sim_lat_hist lat[SIM_LAT_KINDS];
 	u64 ccqp_looked_ns;
+	bool cqp_cleanup_due;
 	struct sim_cqp cqp;
 	struct sim_hmc hmc;
 	struct xarray cqs;
@@ -462,7 +464,6 @@ struct sim_dev {
 	struct xarray srqs;
 	struct xarray mrs;
 	struct sim_ah **ah_chunks;
-	u32 ah_nchunks;
 	struct xarray mgs;
 	struct list_head peer;
 	struct list_head port;
@@ -516,6 +517,7 @@ void sim_irq_raise(struct sim_dev *sdev, unsigned int vector);
 /* regs.c */
 void sim_regs_reset(struct sim_dev *sdev);
 bool sim_regs_poll(struct sim_dev *sdev);
+bool sim_regs_cqp_ctx(struct sim_dev *sdev);
 
 /* dma.c */
 void *sim_dma_map(struct sim_dev *sdev, u64 addr, size_t len);
@@ -526,6 +528,8 @@ int sim_dma_write_qword(struct sim_dev *sdev, u64 addr, u64 val);
 
 /* cqp.c */
 void sim_cqp_create(struct sim_dev *sdev, u64 ctx_pa);
+void sim_cqp_down(struct sim_dev *sdev);
+void sim_cqp_cleanup(struct sim_dev *sdev);
 void sim_cqp_destroy(struct sim_dev *sdev);
 bool sim_cqp_run(struct sim_dev *sdev);
 
@@ -617,7 +621,8 @@ void sim_mr_dealloc(struct sim_dev *sdev, const __le64 *wqe,
 void sim_ah_cmd(struct sim_dev *sdev, const __le64 *wqe,
 		struct sim_cqp_result *res);
 bool sim_ah_cmd_atomic(struct sim_dev *sdev, const __le64 *wqe);
-int sim_ahs_init(struct sim_dev *sdev, u32 count);
+int sim_ahs_alloc(struct sim_dev *sdev);
+void sim_ahs_clear(struct sim_dev *sdev);
 void sim_ahs_free(struct sim_dev *sdev);
 void sim_ws_node(struct sim_dev *sdev, const __le64 *wqe,
 		 struct sim_cqp_result *res);

@@ -2,18 +2,14 @@
 # drivers: stock ours
 # Fifty bring-ups in a row, each after something that leaves state behind
 # in the simulator: a plain unbind, an injected CQP failure (its failed
-# probe first), a command held back 300 ms, a function reset, a module
-# reload. Every bring-up must succeed the first time: for the stock
+# probe first), a command held back 300 ms (CREATE_AEQ, which both
+# drivers wait for through the CCQ: a command polled through CQPTAIL has
+# the stock driver's 10 ms), a function reset, a module reload. Every bring-up must succeed the first time: for the stock
 # driver, whose CQP polls have about 10 ms, a timeout is a failure of the
 # simulator. The response-time record is printed at the end.
 . "$IRDMA_REPO/tests/vm/lib.sh"
 
 dbg=$SIM_DBG/$SIM_FN
-if [ "$IRDMA_DRIVER" = ours ]; then
-	adev=irdma_sim.roce.0 drv=$SIM_DRV
-else
-	adev=ice.roce.32 drv=/sys/bus/auxiliary/drivers/irdma
-fi
 ops=(0x20 0x21 0x1f 0x2b 0x12 0x16 0x19)
 
 load_stack
@@ -23,17 +19,17 @@ for i in $(seq 1 50); do
 	case $((i % 5)) in
 	1)
 		op=${ops[$(((i / 5) % ${#ops[@]}))]}
-		echo $adev >$drv/unbind || fail "unbind $i"
+		echo $ADEV >$DRV/unbind || fail "unbind $i"
 		echo $((op)) >$dbg/fail_cqp_op
-		echo $adev >$drv/bind 2>/dev/null && fail "bring-up $i: opcode $op failing, it succeeded"
-		bind_driver $adev $drv || fail "bring-up $i, after opcode $op failed"
+		echo $ADEV >$DRV/bind 2>/dev/null && fail "bring-up $i: opcode $op failing, it succeeded"
+		bind_driver $ADEV $DRV || fail "bring-up $i, after opcode $op failed"
 		what="after opcode $op failed"
 		;;
 	2)
-		echo $adev >$drv/unbind || fail "unbind $i"
-		echo $((0x1f)) >$dbg/delay_cqp_op
+		echo $ADEV >$DRV/unbind || fail "unbind $i"
+		echo $((0x19)) >$dbg/delay_cqp_op
 		echo 300 >$dbg/delay_cqp_ms
-		bind_driver $adev $drv || fail "bring-up $i, UPDATE_PE_SDS held back"
+		bind_driver $ADEV $DRV || fail "bring-up $i, CREATE_AEQ held back"
 		echo 0xffffffff >$dbg/delay_cqp_op
 		what="with a command held back"
 		;;
@@ -50,8 +46,8 @@ for i in $(seq 1 50); do
 		what="after a module reload"
 		;;
 	0)
-		echo $adev >$drv/unbind || fail "unbind $i"
-		bind_driver $adev $drv || fail "bring-up $i"
+		echo $ADEV >$DRV/unbind || fail "unbind $i"
+		bind_driver $ADEV $DRV || fail "bring-up $i"
 		what="after an unbind"
 		;;
 	esac

@@ -71,6 +71,13 @@ ours) SIM_FN=irdma_sim0 SIM_NETDEV=simeth0 ;;
 *) SIM_FN=irdma_sim32 SIM_NETDEV=simeth32 ;;
 esac
 
+# The first function's auxiliary device (ADEV) and the driver that binds
+# it (DRV), for unbinding and binding by hand.
+case $IRDMA_DRIVER in
+ours) ADEV=irdma_sim.roce.0 DRV=$SIM_DRV ;;
+*) ADEV=ice.roce.32 DRV=/sys/bus/auxiliary/drivers/irdma ;;
+esac
+
 # Bring up the whole stack for the driver under test, with one function.
 load_stack() {
 	modprobe -a ib_core ib_uverbs || fail "cannot load ib_core"

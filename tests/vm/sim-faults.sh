@@ -7,12 +7,6 @@
 
 load_stack
 dbg=$SIM_DBG/$SIM_FN
-# The auxiliary device and the driver that binds it.
-if [ "$IRDMA_DRIVER" = ours ]; then
-	adev=irdma_sim.roce.0 drv=$SIM_DRV
-else
-	adev=ice.roce.32 drv=/sys/bus/auxiliary/drivers/irdma
-fi
 
 # The errno a failed probe reports after kernel log line $1.
 probe_errno() {
@@ -25,12 +19,12 @@ probe_errno() {
 # CCQ (irdma_sc_ccq_create_done polls the CCQ, about 1 s), and a CCQ whose
 # creation failed cannot receive one, so that probe ends in -ETIMEDOUT.
 for op in 0x20 0x21 0x1f 0x2b 0x03 0x12 0x16 0x19; do
-	echo $adev >$drv/unbind || fail "unbind"
+	echo $ADEV >$DRV/unbind || fail "unbind"
 	[ ! -e /sys/class/infiniband/irdma0 ] || fail "irdma0 survived unbind"
 	before=$(awk '/faults_injected/ { print $2 }' $dbg/stats)
 	echo $((op)) >$dbg/fail_cqp_op
 	since=$(dmesg | wc -l)
-	echo $adev >$drv/bind 2>/dev/null && fail "probe with opcode $op failing succeeded"
+	echo $ADEV >$DRV/bind 2>/dev/null && fail "probe with opcode $op failing succeeded"
 	after=$(awk '/faults_injected/ { print $2 }' $dbg/stats)
 	expect_eq "opcode $op: one failure injected" $((after - before)) 1
 	want=-5
@@ -39,17 +33,17 @@ for op in 0x20 0x21 0x1f 0x2b 0x03 0x12 0x16 0x19; do
 	[ -z "$(ls /sys/class/infiniband/)" ] || fail "a device is left after the failed probe"
 	grep -q "irdma.*$SIM_FN\|irdma.*0000:00:01" /proc/interrupts &&
 		fail "IRQs left requested after the failed probe"
-	bind_driver $adev $drv || fail "probe after the failure at $op"
+	bind_driver $ADEV $DRV || fail "probe after the failure at $op"
 	wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 after the failure at $op"
 done
 echo "ok: every bring-up step unwinds"
 
 # A delayed command is waited for, not failed (one the CCQ completes:
 # commands polled through CQPTAIL have about 10 ms in the stock driver).
-echo $adev >$drv/unbind
+echo $ADEV >$DRV/unbind
 echo $((0x19)) >$dbg/delay_cqp_op
 echo 300 >$dbg/delay_cqp_ms
-bind_driver $adev $drv || fail "probe with a slow commit"
+bind_driver $ADEV $DRV || fail "probe with a slow commit"
 echo 0xffffffff >$dbg/delay_cqp_op
 echo "ok: slow firmware"
 

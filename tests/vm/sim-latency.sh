@@ -10,11 +10,6 @@
 . "$IRDMA_REPO/tests/vm/lib.sh"
 
 dbg=$SIM_DBG/$SIM_FN
-if [ "$IRDMA_DRIVER" = ours ]; then
-	adev=irdma_sim.roce.0 drv=$SIM_DRV
-else
-	adev=ice.roce.32 drv=/sys/bus/auxiliary/drivers/irdma
-fi
 
 show() {
 	echo "--- $1"
@@ -25,8 +20,8 @@ show() {
 }
 
 rebind() {
-	echo "$adev" >"$drv/unbind" || fail "unbind"
-	echo "$adev" >"$drv/bind" || fail "bind after $1"
+	echo "$ADEV" >"$DRV/unbind" || fail "unbind"
+	echo "$ADEV" >"$DRV/bind" || fail "bind after $1"
 	wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 after $1"
 }
 
@@ -38,18 +33,18 @@ show "10 rebinds"
 
 # Injected failures leave the next bind to succeed, on time.
 for op in 0x20 0x1f 0x12 0x19; do
-	echo "$adev" >"$drv/unbind"
+	echo "$ADEV" >"$DRV/unbind"
 	echo $((op)) >"$dbg/fail_cqp_op"
-	echo "$adev" >"$drv/bind" 2>/dev/null && fail "bind with opcode $op failing succeeded"
-	echo "$adev" >"$drv/bind" || fail "bind after the injected failure of $op"
+	echo "$ADEV" >"$DRV/bind" 2>/dev/null && fail "bind with opcode $op failing succeeded"
+	echo "$ADEV" >"$DRV/bind" || fail "bind after the injected failure of $op"
 	wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 after $op"
 done
 show "after injected CQP failures"
 
-echo "$adev" >"$drv/unbind"
+echo "$ADEV" >"$DRV/unbind"
 echo $((0x19)) >"$dbg/delay_cqp_op"
 echo 300 >"$dbg/delay_cqp_ms"
-echo "$adev" >"$drv/bind" || fail "bind with a slow commit"
+echo "$ADEV" >"$DRV/bind" || fail "bind with a slow commit"
 echo 0xffffffff >"$dbg/delay_cqp_op"
 rebind "a delayed command"
 show "a delayed command (300 ms, CCQ-completed), then a rebind"
