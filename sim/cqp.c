@@ -494,12 +494,35 @@ static bool sim_cqp_atomic(struct sim_dev *sdev, const __le64 *wqe)
 }
 
 /**
+ * sim_cqp_trap_lock - take the CQP lock from the trap
+ * @sdev: the simulated function
+ *
+ * Never waits on the storing CPU itself: no driver stores to a trapped
+ * register under the CQP lock, and the engine's own store (CCQPLOW back to
+ * idle) is told apart before. A thread holds the lock with interrupts off
+ * for a few steps at most, so it is tried for up to 500 us.
+ *
+ * Context: the debug exception of a trapped write (NMI-like).
+ * Return: true if taken.
+ */
+bool sim_cqp_trap_lock(struct sim_dev *sdev)
+{
+	u64 until = sim_lat_now() + 500 * NSEC_PER_USEC;
+
+	while (!spin_trylock(&sdev->cqp_lock)) {
+		if (sim_lat_now() > until)
+			return false;
+		cpu_relax();
+	}
+	return true;
+}
+
+/**
  * sim_cqp_fast - execute rung CQP WQEs right in the CQPDB trap
  * @sdev: the simulated function
  *
  * Runs the WQEs at the head of the ring that need nothing but the engine's
- * tables, and stops at the first that needs a thread. Only tries the CQP
- * lock: if a thread holds it, that thread takes the new WQEs itself.
+ * tables, and stops at the first that needs a thread.
  *
  * Context: the debug exception of a trapped CQPDB write (NMI-like).
  * Return: true if nothing is left for the threads.
@@ -509,7 +532,7 @@ bool sim_cqp_fast(struct sim_dev *sdev)
 	__le64 wqe[IRDMA_CQP_WQE_SIZE / 8];
 	bool rest = false, notify;
 
-	if (!spin_trylock(&sdev->cqp_lock))
+	if (!sim_cqp_trap_lock(sdev))
 		return false;
 	while (sim_cqp_next(sdev, wqe)) {
 		struct sim_cqp_result res = {};

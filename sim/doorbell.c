@@ -41,7 +41,7 @@ static bool sim_doorbell_ccqp(struct sim_dev *sdev)
 {
 	bool done;
 
-	if (!spin_trylock(&sdev->cqp_lock))
+	if (!sim_cqp_trap_lock(sdev))
 		return false;
 	done = sim_regs_cqp_ctx(sdev);
 	spin_unlock(&sdev->cqp_lock);
