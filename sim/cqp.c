@@ -494,26 +494,23 @@ static bool sim_cqp_atomic(struct sim_dev *sdev, const __le64 *wqe)
 }
 
 /**
- * sim_cqp_trap_lock - take the CQP lock from the trap
- * @sdev: the simulated function
+ * sim_cqp_trap_patient - whether the trap may go on trying the CQP lock
+ * @start: when it first tried
  *
- * Never waits on the storing CPU itself: no driver stores to a trapped
- * register under the CQP lock, and the engine's own store (CCQPLOW back to
- * idle) is told apart before. A thread holds the lock with interrupts off
- * for a few steps at most, so it is tried for up to 500 us.
+ * The trap never waits on the storing CPU itself: no driver stores to a
+ * trapped register under the CQP lock, and the engine's own store
+ * (CCQPLOW back to idle) is told apart before. A thread holds the lock
+ * with interrupts off for a few steps at most, so the trap tries for up
+ * to 500 us; then the threads take the work.
  *
  * Context: the debug exception of a trapped write (NMI-like).
- * Return: true if taken.
+ * Return: true to try again.
  */
-bool sim_cqp_trap_lock(struct sim_dev *sdev)
+bool sim_cqp_trap_patient(u64 start)
 {
-	u64 until = sim_lat_now() + 500 * NSEC_PER_USEC;
-
-	while (!spin_trylock(&sdev->cqp_lock)) {
-		if (sim_lat_now() > until)
-			return false;
-		cpu_relax();
-	}
+	if (sim_lat_now() - start > 500 * NSEC_PER_USEC)
+		return false;
+	cpu_relax();
 	return true;
 }
 
@@ -530,10 +527,12 @@ bool sim_cqp_trap_lock(struct sim_dev *sdev)
 bool sim_cqp_fast(struct sim_dev *sdev)
 {
 	__le64 wqe[IRDMA_CQP_WQE_SIZE / 8];
+	u64 start = sim_lat_now();
 	bool rest = false, notify;
 
-	if (!sim_cqp_trap_lock(sdev))
-		return false;
+	while (!spin_trylock(&sdev->cqp_lock))
+		if (!sim_cqp_trap_patient(start))
+			return false;
 	while (sim_cqp_next(sdev, wqe)) {
 		struct sim_cqp_result res = {};
 

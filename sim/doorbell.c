@@ -39,10 +39,12 @@ static const u32 sim_trap_regs[SIM_TRAPS] = {
  */
 static bool sim_doorbell_ccqp(struct sim_dev *sdev)
 {
+	u64 start = sim_lat_now();
 	bool done;
 
-	if (!sim_cqp_trap_lock(sdev))
-		return false;
+	while (!spin_trylock(&sdev->cqp_lock))
+		if (!sim_cqp_trap_patient(start))
+			return false;
 	done = sim_regs_cqp_ctx(sdev);
 	spin_unlock(&sdev->cqp_lock);
 	return done && !READ_ONCE(sdev->cqp_cleanup_due);

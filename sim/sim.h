@@ -705,7 +705,7 @@ void sim_doorbell_disarm(struct sim_dev *sdev);
 u64 sim_doorbell_take(struct sim_dev *sdev, enum sim_trap_reg reg);
 
 /* cqp.c, the trap's part */
-bool sim_cqp_trap_lock(struct sim_dev *sdev);
+bool sim_cqp_trap_patient(u64 start);
 bool sim_cqp_fast(struct sim_dev *sdev);
 
 /* latency.c */
