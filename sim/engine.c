@@ -9,17 +9,27 @@
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/sched.h>
+#include <linux/sched/stat.h>
 
 #include "sim.h"
 
 /*
- * Idle polls ~10 us apart for about 20 ms after the last work, then ~1 ms
- * apart. A driver polling a register for 10 ms (the stock driver's budget
- * for a CQP command before the CCQ exists) is answered within the budget
- * even across the pauses of its bring-up, and an idle function costs a
- * wake-up a millisecond.
+ * After work, a function stays quick to answer for SIM_FAST_NS: one of its
+ * threads keeps looking without a pause while its CPU has nothing else to
+ * run (as KVM polls before halting a vCPU); without such a thread, they
+ * look ~10 us apart.
+ * A driver polling a register for 10 ms (the stock driver's budget for a
+ * CQP command before the CCQ exists) is answered within the budget even
+ * across the pauses of its bring-up. Then the threads look ~1 ms apart, and
+ * an idle function costs a wake-up a millisecond.
+ *
+ * One thread in the whole simulator busy-polls at a time: a guest CPU that
+ * spins keeps a host core, and the host needs one for the guest's timers
+ * and files.
  */
-#define SIM_FAST_POLLS	2000
+#define SIM_FAST_NS	(20 * NSEC_PER_MSEC)
+
+static struct task_struct *sim_poller;
 
 /**
  * sim_engine_step - look for new work once and do it
@@ -34,6 +44,18 @@ bool sim_engine_step(struct sim_dev *sdev)
 	return sim_fault_post_aes(sdev) || work;
 }
 
+/* A thread of @sdev polls without pausing: it needs no wake-up. */
+static bool sim_engine_polled(struct sim_dev *sdev)
+{
+	struct task_struct *t = READ_ONCE(sim_poller);
+	int i;
+
+	for (i = 0; t && i < SIM_MAX_ENGINES; i++)
+		if (READ_ONCE(sdev->engine[i]) == t)
+			return true;
+	return false;
+}
+
 /**
  * sim_engine_kick - wake the engine threads now (a trapped doorbell)
  * @sdev: the simulated function
@@ -44,12 +66,41 @@ void sim_engine_kick(struct sim_dev *sdev)
 {
 	int i;
 
-	atomic_inc(&sdev->db.kicks);
+	/* Ordered with the poller's giving up: see sim_engine_unpoll(). */
+	atomic_inc_return(&sdev->db.kicks);
+	if (sim_engine_polled(sdev))
+		return;
 	for (i = 0; i < SIM_MAX_ENGINES; i++) {
 		struct task_struct *t = READ_ONCE(sdev->engine[i]);
 
 		if (t)
 			wake_up_process(t);
+	}
+}
+
+/*
+ * Poll without pausing if this CPU has nothing else to run and no other
+ * thread polls. Return: true if the caller is (still) the poller.
+ */
+static bool sim_engine_poll(void)
+{
+	if (!single_task_running())
+		return false;
+	return READ_ONCE(sim_poller) == current ||
+	       (!READ_ONCE(sim_poller) && !cmpxchg(&sim_poller, NULL, current));
+}
+
+/*
+ * Stop polling. A kick that saw this thread polling woke nobody; the full
+ * barrier pairs with the kick's, so that either the kick sees no poller and
+ * wakes the threads, or the thread sees the kick and does not sleep.
+ */
+static void sim_engine_unpoll(void)
+{
+	if (READ_ONCE(sim_poller) == current) {
+		WRITE_ONCE(sim_poller, NULL);
+		/* Pairs with the kick's atomic_inc_return(). */
+		smp_mb();
 	}
 }
 
@@ -69,7 +120,6 @@ static void sim_engine_idle(struct sim_dev *sdev, int seen,
 static int sim_engine_thread(void *data)
 {
 	struct sim_dev *sdev = data;
-	unsigned int idle = 0;
 	bool work;
 	int seen;
 
@@ -83,17 +133,27 @@ static int sim_engine_thread(void *data)
 			mutex_unlock(&sdev->engine_lock);
 		}
 		if (work) {
-			idle = 0;
+			WRITE_ONCE(sdev->engine_worked_ns, ktime_get_ns());
 			cond_resched();
 			continue;
 		}
-		if (idle < SIM_FAST_POLLS) {
-			idle++;
-			sim_engine_idle(sdev, seen, 10, 20);
+		if (ktime_get_ns() - READ_ONCE(sdev->engine_worked_ns) < SIM_FAST_NS) {
+			if (sim_engine_poll()) {
+				cpu_relax();
+				continue;
+			}
+			sim_engine_unpoll();
+			/* Another thread looks all the time already. */
+			if (sim_engine_polled(sdev))
+				sim_engine_idle(sdev, seen, 1000, 2000);
+			else
+				sim_engine_idle(sdev, seen, 10, 20);
 		} else {
+			sim_engine_unpoll();
 			sim_engine_idle(sdev, seen, 1000, 2000);
 		}
 	}
+	sim_engine_unpoll();
 	return 0;
 }
 
@@ -115,6 +175,7 @@ int sim_engine_start(struct sim_dev *sdev)
 	struct task_struct *t;
 
 	mutex_init(&sdev->engine_lock);
+	sdev->engine_worked_ns = ktime_get_ns();
 	for_each_online_cpu(cpu) {
 		if (n == SIM_MAX_ENGINES)
 			break;

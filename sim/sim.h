@@ -404,6 +404,8 @@ struct sim_faults {
  * @engine: the threads that execute the hardware's work, one per CPU
  * @engine_running: the last thread started has begun looking for work
  * @engine_lock: held by the thread doing the work
+ * @engine_worked_ns: when a thread last found work (the threads stay quick
+ *	to answer for a while after)
  * @cqp_lock: the CQP's ring position and the CCQ, between the engine
  *	threads and the CQPDB trap (which only ever tries it)
  * @db: trapped doorbells
@@ -452,6 +454,7 @@ struct sim_dev {
 	struct task_struct *engine[SIM_MAX_ENGINES];
 	struct completion engine_running;
 	struct mutex engine_lock; /* one engine thread works at a time */
+	u64 engine_worked_ns;
 	spinlock_t cqp_lock; /* CQP ring position, CCQ: threads and trap */
 	struct sim_doorbell db;
 	struct sim_lat_hist lat[SIM_LAT_KINDS];
