@@ -263,6 +263,7 @@ static int sim_dev_create(u32 id, bool roce, bool srq, void __iomem *regs,
 	if (err)
 		goto err_regs;
 	sim_doorbell_arm(sdev);
+	sim_userdb_add(sdev);
 
 	err = sim_irqs_alloc(sdev);
 	if (err)
@@ -293,6 +294,7 @@ err_netdev:
 err_irqs:
 	sim_irqs_free(sdev);
 err_ahs:
+	sim_userdb_del(sdev);
 	sim_doorbell_disarm(sdev);
 	sim_ahs_free(sdev);
 err_regs:
@@ -316,6 +318,7 @@ static void sim_dev_destroy(struct sim_dev *sdev)
 	/* The driver lets go of the function, then the engine stops. */
 	sim_unplug(sdev);
 	sim_engine_stop(sdev);
+	sim_userdb_del(sdev);
 	sim_doorbell_disarm(sdev);
 	sim_cqp_destroy(sdev);
 	sim_netdev_destroy(sdev);
@@ -512,6 +515,7 @@ static int __init sim_init(void)
 	if (err)
 		return err;
 	sim_debugfs_init();
+	sim_userdb_init();
 
 	mutex_lock(&sim_devs_lock);
 	for (i = 0; i < nr_devices && !err; i++)
@@ -519,6 +523,7 @@ static int __init sim_init(void)
 	mutex_unlock(&sim_devs_lock);
 	if (err) {
 		sim_destroy_all();
+		sim_userdb_exit();
 		sim_debugfs_exit();
 		bus_unregister(&sim_bus);
 	}
@@ -528,6 +533,7 @@ static int __init sim_init(void)
 static void __exit sim_exit(void)
 {
 	sim_destroy_all();
+	sim_userdb_exit();
 	sim_debugfs_exit();
 	bus_unregister(&sim_bus);
 }

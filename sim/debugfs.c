@@ -32,6 +32,9 @@ static int sim_stats_show(struct seq_file *m, void *data)
 		   (u64)atomic64_read(&sdev->db.traps),
 		   (u64)atomic64_read(&sdev->db.fast),
 		   !!sdev->db.bp[SIM_TRAP_CQPDB] + !!sdev->db.bp[SIM_TRAP_CCQPLOW]);
+	seq_printf(m, "user_doorbells_watched %llu\nuser_doorbells_trapped %llu\n",
+		   (u64)atomic64_read(&sdev->db.user_watches),
+		   (u64)atomic64_read(&sdev->db.user_traps));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sim_stats);

@@ -78,6 +78,36 @@ void sim_engine_kick(struct sim_dev *sdev)
 	}
 }
 
+/**
+ * sim_engine_kick_here - wake the engine thread of this CPU now (a trapped
+ * doorbell of a process running here)
+ * @sdev: the simulated function
+ *
+ * The process rang and goes on spinning on its CQ: the thread on its CPU
+ * runs first (it is above every normal task), and no other CPU is
+ * disturbed, least of all one spinning for what this doorbell brings.
+ *
+ * Context: interrupts off, not NMI.
+ */
+void sim_engine_kick_here(struct sim_dev *sdev)
+{
+	unsigned int cpu = smp_processor_id();
+	int i;
+
+	atomic_inc_return(&sdev->db.kicks);
+	if (sim_engine_polled(sdev))
+		return;
+	for (i = 0; i < SIM_MAX_ENGINES; i++) {
+		struct task_struct *t = READ_ONCE(sdev->engine[i]);
+
+		if (t && task_cpu(t) == cpu) {
+			wake_up_process(t);
+			return;
+		}
+	}
+	sim_engine_kick(sdev);
+}
+
 /*
  * Poll without pausing if this CPU has nothing else to run and no other
  * thread polls. Return: true if the caller is (still) the poller.

@@ -356,6 +356,8 @@ enum sim_trap_reg {
  * @kicks: bumped at each kick; a thread sleeps only if it saw the last
  * @traps: writes trapped
  * @fast: CQP WQEs executed right in the trap
+ * @user_traps: user space's WQE_ALLOC writes trapped (userdb.c)
+ * @user_watches: processes whose WQE_ALLOC got a watchpoint
  */
 struct sim_doorbell {
 	struct perf_event * __percpu *bp[SIM_TRAPS];
@@ -364,6 +366,8 @@ struct sim_doorbell {
 	atomic_t kicks;
 	atomic64_t traps;
 	atomic64_t fast;
+	atomic64_t user_traps;
+	atomic64_t user_watches;
 };
 
 /**
@@ -409,6 +413,9 @@ struct sim_faults {
  * @cqp_lock: the CQP's ring position and the CCQ, between the engine
  *	threads and the CQPDB trap (which only ever tries it)
  * @db: trapped doorbells
+ * @db_pfn: the page of BAR0 holding the doorbells user space maps, or 0
+ *	if user space's mappings are not watched
+ * @userdb: entry in the list of functions whose mappings are watched
  * @lat: response times, by enum sim_lat_kind
  * @ccqp_looked_ns: when the engine last found CCQPLOW with nothing new
  * @cqp_cleanup_due: the CQP went down; its function's state is still to go
@@ -457,6 +464,8 @@ struct sim_dev {
 	u64 engine_worked_ns;
 	spinlock_t cqp_lock; /* CQP ring position, CCQ: threads and trap */
 	struct sim_doorbell db;
+	unsigned long db_pfn;
+	struct list_head userdb;
 	struct sim_lat_hist lat[SIM_LAT_KINDS];
 	u64 ccqp_looked_ns;
 	bool cqp_cleanup_due;
@@ -700,12 +709,19 @@ int sim_engine_start(struct sim_dev *sdev);
 void sim_engine_stop(struct sim_dev *sdev);
 bool sim_engine_step(struct sim_dev *sdev);
 void sim_engine_kick(struct sim_dev *sdev);
+void sim_engine_kick_here(struct sim_dev *sdev);
 
 /* doorbell.c */
 void sim_doorbell_init(struct sim_dev *sdev);
 void sim_doorbell_arm(struct sim_dev *sdev);
 void sim_doorbell_disarm(struct sim_dev *sdev);
 u64 sim_doorbell_take(struct sim_dev *sdev, enum sim_trap_reg reg);
+
+/* userdb.c */
+void sim_userdb_init(void);
+void sim_userdb_exit(void);
+void sim_userdb_add(struct sim_dev *sdev);
+void sim_userdb_del(struct sim_dev *sdev);
 
 /* cqp.c, the trap's part */
 bool sim_cqp_trap_patient(u64 start);

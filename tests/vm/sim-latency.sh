@@ -4,7 +4,8 @@
 # driver under test: idle bring-up, bring-up after injected CQP failures
 # and a delayed command, after a function reset, after a module reload,
 # and under traffic with address handles made from atomic context (the
-# rdma_cm tools' connect and disconnect through ib_cm). Numbers only: the
+# rdma_cm tools' connect and disconnect through ib_cm), then a perftest
+# ping-pong with its user space doorbells trapped. Numbers only: the
 # test fails on a failed bind (a stock-driver timeout among them), never
 # on a time. Every bind of the stock driver counts: none is retried.
 . "$IRDMA_REPO/tests/vm/lib.sh"
@@ -76,5 +77,18 @@ for i in $(seq 1 3); do
 done
 echo "ok: 3 ucmatose runs of 4 connections"
 show "under rdma_cm traffic"
+
+# User space rings its SQ doorbell through its own mapping; each process's
+# WQE_ALLOC has a watchpoint (sim/userdb.c), so every store is trapped:
+# 200 iterations are 200 writes from each side.
+before=$(sed -n 's/^user_doorbells_trapped //p' "$dbg/stats")
+pair "ib_write_lat" ib_write_lat -d irdma0 -x "$GIDX" -F -s 64 -n 200 -I 64
+after=$(sed -n 's/^user_doorbells_trapped //p' "$dbg/stats")
+echo "--- ib_write_lat on irdma0 (usec: min max typical avg stdev 99% 99.9%)"
+grep -E '^ +64 +200 ' /tmp/cli.ib_write_lat
+grep -E '^user_doorbells' "$dbg/stats"
+[ $((after - before)) -ge 400 ] ||
+	fail "user doorbells trapped: $((after - before)), expected at least 400"
+echo "ok: $((after - before)) user space doorbells trapped"
 
 unload_stack

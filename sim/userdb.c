@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * User space's SQ doorbells, watched. A provider rings WQE_ALLOC with a
+ * plain store through its own mapping of the doorbell page: no system
+ * call. Silicon starts on the WQE at once while the CPU goes back to
+ * spinning on its CQ; the engine's threads would see the store only at
+ * their next look, and when every CPU spins (a ping-pong between two
+ * processes) that look waits for a timer QEMU fires late.
+ *
+ * So the moment ib_core maps a function's doorbell page into a process
+ * (rdma_user_mmap_io(), for whichever driver asks: ours or the stock one),
+ * a return probe notes the process and the address, and a work item puts a
+ * write watchpoint on that process's WQE_ALLOC (a per-task hardware
+ * breakpoint). The store then raises a debug exception in the process,
+ * which kicks the engine: the engine thread on that CPU runs before the
+ * process goes on, as the system call of a software RDMA device would.
+ *
+ * Best effort, never needed for correctness: a process whose watchpoint
+ * could not be set (no debug register free, another thread of it ringing,
+ * a child after fork) is served by the threads' looks as before. A
+ * watchpoint lives until its process exits (collected at the next mapping)
+ * or its function goes.
+ */
+#include <linux/hw_breakpoint.h>
+#include <linux/kprobes.h>
+#include <linux/mm.h>
+#include <linux/perf_event.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "sim.h"
+
+/* One process's watchpoint on one function's WQE_ALLOC. */
+struct sim_userdb_watch {
+	struct list_head list;
+	struct sim_dev *sdev;
+	struct task_struct *task;
+	unsigned long va;
+	struct perf_event *bp;
+};
+
+/* A mapping seen by the probe, to be watched from process context. */
+struct sim_userdb_req {
+	struct work_struct work;
+	struct task_struct *task;
+	unsigned long pfn;
+	unsigned long va;
+};
+
+/* What the probe keeps between the call and its return. */
+struct sim_userdb_call {
+	struct vm_area_struct *vma;
+	unsigned long pfn;
+};
+
+static DEFINE_MUTEX(sim_userdb_lock);	/* the two lists */
+static LIST_HEAD(sim_userdb_devs);	/* functions whose page is watched */
+static LIST_HEAD(sim_userdb_watches);
+static struct workqueue_struct *sim_userdb_wq;
+static bool sim_userdb_probing;
+
+static void sim_userdb_hit(struct perf_event *bp, struct perf_sample_data *data,
+			   struct pt_regs *regs)
+{
+	struct sim_dev *sdev = bp->overflow_handler_context;
+
+	atomic64_inc(&sdev->db.user_traps);
+	/* A debug exception from user mode is not NMI-like: wake directly. */
+	if (in_nmi())
+		irq_work_queue(&sdev->db.kick);
+	else
+		sim_engine_kick_here(sdev);
+}
+
+static void sim_userdb_unwatch(struct sim_userdb_watch *w)
+{
+	list_del(&w->list);
+	unregister_hw_breakpoint(w->bp);
+	put_task_struct(w->task);
+	kfree(w);
+}
+
+/* Watchpoints of processes that exited. Under the lock. */
+static void sim_userdb_collect(void)
+{
+	struct sim_userdb_watch *w, *tmp;
+
+	list_for_each_entry_safe(w, tmp, &sim_userdb_watches, list)
+		if (READ_ONCE(w->task->exit_state) || (READ_ONCE(w->task->flags) & PF_EXITING))
+			sim_userdb_unwatch(w);
+}
+
+static bool sim_userdb_watched(struct task_struct *task, unsigned long va)
+{
+	struct sim_userdb_watch *w;
+
+	list_for_each_entry(w, &sim_userdb_watches, list)
+		if (w->task == task && w->va == va)
+			return true;
+	return false;
+}
+
+static void sim_userdb_watch(struct sim_dev *sdev, struct task_struct *task,
+			     unsigned long va)
+{
+	struct sim_userdb_watch *w;
+	struct perf_event_attr attr;
+	struct perf_event *bp;
+
+	if (sim_userdb_watched(task, va))
+		return;
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return;
+	hw_breakpoint_init(&attr);
+	attr.bp_addr = va;
+	attr.bp_len = HW_BREAKPOINT_LEN_4;
+	attr.bp_type = HW_BREAKPOINT_W;
+	bp = register_user_hw_breakpoint(&attr, sim_userdb_hit, sdev, task);
+	if (IS_ERR(bp)) {
+		dev_dbg(&sdev->dev, "WQE_ALLOC of pid %d polled (%ld)\n",
+			task_pid_nr(task), PTR_ERR(bp));
+		kfree(w);
+		return;
+	}
+	get_task_struct(task);
+	*w = (struct sim_userdb_watch) {
+		.sdev = sdev, .task = task, .va = va, .bp = bp,
+	};
+	list_add_tail(&w->list, &sim_userdb_watches);
+	atomic64_inc(&sdev->db.user_watches);
+}
+
+static void sim_userdb_work(struct work_struct *work)
+{
+	struct sim_userdb_req *req = container_of(work, struct sim_userdb_req, work);
+	struct sim_dev *sdev;
+
+	mutex_lock(&sim_userdb_lock);
+	sim_userdb_collect();
+	list_for_each_entry(sdev, &sim_userdb_devs, userdb) {
+		if (sdev->db_pfn != req->pfn)
+			continue;
+		sim_userdb_watch(sdev, req->task,
+				 req->va + offset_in_page(IRDMA_DB_WQE_ALLOC));
+		break;
+	}
+	mutex_unlock(&sim_userdb_lock);
+	put_task_struct(req->task);
+	kfree(req);
+}
+
+static int sim_userdb_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct sim_userdb_call *call = (void *)ri->data;
+
+	/* rdma_user_mmap_io(ucontext, vma, pfn, size, prot, entry) */
+	call->vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 1);
+	call->pfn = regs_get_kernel_argument(regs, 2);
+	return 0;
+}
+
+static int sim_userdb_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct sim_userdb_call *call = (void *)ri->data;
+	struct sim_userdb_req *req;
+
+	if (regs_return_value(regs) || (current->flags & PF_KTHREAD))
+		return 0;
+	req = kmalloc(sizeof(*req), GFP_ATOMIC);
+	if (!req)
+		return 0;
+	INIT_WORK(&req->work, sim_userdb_work);
+	req->task = get_task_struct(current);
+	req->pfn = call->pfn;
+	req->va = call->vma->vm_start;
+	queue_work(sim_userdb_wq, &req->work);
+	return 0;
+}
+
+static struct kretprobe sim_userdb_probe = {
+	.kp.symbol_name = "rdma_user_mmap_io",
+	.entry_handler = sim_userdb_entry,
+	.handler = sim_userdb_ret,
+	.data_size = sizeof(struct sim_userdb_call),
+	.maxactive = 32,
+};
+
+/**
+ * sim_userdb_add - watch user space's mappings of a function's doorbells
+ * @sdev: the simulated function; its register window is in place
+ */
+void sim_userdb_add(struct sim_dev *sdev)
+{
+	void *db = (void __force *)sdev->regs + IRDMA_DB_WQE_ALLOC;
+
+	if (!IS_ENABLED(CONFIG_HAVE_HW_BREAKPOINT) || !sim_userdb_probing)
+		return;
+	/* The page a driver hands to user space: see its bar_pfn(). */
+	sdev->db_pfn = sdev->own_regs ? vmalloc_to_pfn(db) :
+					PHYS_PFN(slow_virt_to_phys(db));
+	mutex_lock(&sim_userdb_lock);
+	list_add_tail(&sdev->userdb, &sim_userdb_devs);
+	mutex_unlock(&sim_userdb_lock);
+}
+
+/**
+ * sim_userdb_del - stop watching a function's doorbells; no watchpoint of
+ * it fires after this returns
+ * @sdev: the simulated function
+ */
+void sim_userdb_del(struct sim_dev *sdev)
+{
+	struct sim_userdb_watch *w, *tmp;
+
+	if (!sdev->db_pfn)
+		return;
+	mutex_lock(&sim_userdb_lock);
+	list_del(&sdev->userdb);
+	list_for_each_entry_safe(w, tmp, &sim_userdb_watches, list)
+		if (w->sdev == sdev)
+			sim_userdb_unwatch(w);
+	mutex_unlock(&sim_userdb_lock);
+	sdev->db_pfn = 0;
+}
+
+/**
+ * sim_userdb_init - start noting user space's doorbell mappings
+ *
+ * Without kprobes, or with ib_core's helper not probeable, every user
+ * doorbell is polled, as before.
+ */
+void sim_userdb_init(void)
+{
+	int err;
+
+	sim_userdb_wq = alloc_workqueue("irdma_sim_userdb", 0, 0);
+	if (!sim_userdb_wq)
+		return;
+	err = register_kretprobe(&sim_userdb_probe);
+	if (err) {
+		pr_info("irdma_sim: user doorbells polled: no probe (%d)\n", err);
+		destroy_workqueue(sim_userdb_wq);
+		return;
+	}
+	sim_userdb_probing = true;
+}
+
+/**
+ * sim_userdb_exit - stop noting mappings; every function is gone
+ */
+void sim_userdb_exit(void)
+{
+	if (!sim_userdb_probing)
+		return;
+	unregister_kretprobe(&sim_userdb_probe);
+	/* Requests queued by the probe: they find no function now. */
+	destroy_workqueue(sim_userdb_wq);
+	sim_userdb_probing = false;
+}
