@@ -262,8 +262,8 @@ static int sim_dev_create(u32 id, bool roce, bool srq, void __iomem *regs,
 	err = sim_ahs_alloc(sdev);
 	if (err)
 		goto err_regs;
+	sim_userdb_tidy();
 	sim_doorbell_arm(sdev);
-	sim_userdb_add(sdev);
 
 	err = sim_irqs_alloc(sdev);
 	if (err)
@@ -274,6 +274,7 @@ static int sim_dev_create(u32 id, bool roce, bool srq, void __iomem *regs,
 	err = sim_engine_start(sdev);
 	if (err)
 		goto err_netdev;
+	sim_userdb_add(sdev);
 	err = sim_plug(sdev);
 	if (err)
 		goto err_aux;
@@ -286,6 +287,7 @@ static int sim_dev_create(u32 id, bool roce, bool srq, void __iomem *regs,
 	return 0;
 
 err_aux:
+	sim_userdb_del(sdev);
 	sdev->dying = true;
 	cancel_work_sync(&sdev->reset_work);
 	sim_engine_stop(sdev);
@@ -294,7 +296,6 @@ err_netdev:
 err_irqs:
 	sim_irqs_free(sdev);
 err_ahs:
-	sim_userdb_del(sdev);
 	sim_doorbell_disarm(sdev);
 	sim_ahs_free(sdev);
 err_regs:
@@ -317,8 +318,8 @@ static void sim_dev_destroy(struct sim_dev *sdev)
 	cancel_work_sync(&sdev->reset_work);
 	/* The driver lets go of the function, then the engine stops. */
 	sim_unplug(sdev);
-	sim_engine_stop(sdev);
 	sim_userdb_del(sdev);
+	sim_engine_stop(sdev);
 	sim_doorbell_disarm(sdev);
 	sim_cqp_destroy(sdev);
 	sim_netdev_destroy(sdev);
@@ -543,3 +544,5 @@ module_exit(sim_exit);
 
 MODULE_DESCRIPTION("Functional model of the Intel(R) E810 RDMA engine");
 MODULE_LICENSE("Dual BSD/GPL");
+/* For the probe that watches user space's doorbells (userdb.c). */
+MODULE_SOFTDEP("pre: ib_core");

@@ -720,6 +720,7 @@ u64 sim_doorbell_take(struct sim_dev *sdev, enum sim_trap_reg reg);
 /* userdb.c */
 void sim_userdb_init(void);
 void sim_userdb_exit(void);
+void sim_userdb_tidy(void);
 void sim_userdb_add(struct sim_dev *sdev);
 void sim_userdb_del(struct sim_dev *sdev);
 

@@ -18,12 +18,14 @@
  * Best effort, never needed for correctness: a process whose watchpoint
  * could not be set (no debug register free, another thread of it ringing,
  * a child after fork) is served by the threads' looks as before. A
- * watchpoint lives until its process exits (collected at the next mapping)
- * or its function goes.
+ * watchpoint goes with an exec, and is collected once its process exited
+ * or its mapping is gone (at the next mapping, and before a function takes
+ * debug registers for its CQP), or when its function goes.
  */
 #include <linux/hw_breakpoint.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
+#include <linux/mmap_lock.h>
 #include <linux/perf_event.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -37,6 +39,7 @@ struct sim_userdb_watch {
 	struct sim_dev *sdev;
 	struct task_struct *task;
 	unsigned long va;
+	unsigned long map_start;
 	struct perf_event *bp;
 };
 
@@ -81,34 +84,56 @@ static void sim_userdb_unwatch(struct sim_userdb_watch *w)
 	kfree(w);
 }
 
-/* Watchpoints of processes that exited. Under the lock. */
+/* The process still maps the doorbell page where it was watched. */
+static bool sim_userdb_mapped(struct sim_userdb_watch *w)
+{
+	struct vm_area_struct *vma;
+	struct mm_struct *mm;
+	bool mapped;
+
+	if (READ_ONCE(w->task->exit_state) || (READ_ONCE(w->task->flags) & PF_EXITING))
+		return false;
+	mm = get_task_mm(w->task);
+	if (!mm)
+		return false;
+	mmap_read_lock(mm);
+	vma = vma_lookup(mm, w->map_start);
+	mapped = vma && vma->vm_start == w->map_start && (vma->vm_flags & VM_PFNMAP);
+	mmap_read_unlock(mm);
+	mmput(mm);
+	return mapped;
+}
+
+/* Watchpoints whose process exited or unmapped the page. Under the lock. */
 static void sim_userdb_collect(void)
 {
 	struct sim_userdb_watch *w, *tmp;
 
 	list_for_each_entry_safe(w, tmp, &sim_userdb_watches, list)
-		if (READ_ONCE(w->task->exit_state) || (READ_ONCE(w->task->flags) & PF_EXITING))
+		if (!sim_userdb_mapped(w))
 			sim_userdb_unwatch(w);
 }
 
-static bool sim_userdb_watched(struct task_struct *task, unsigned long va)
+static bool sim_userdb_watched(struct sim_dev *sdev, struct task_struct *task,
+			       unsigned long va)
 {
 	struct sim_userdb_watch *w;
 
 	list_for_each_entry(w, &sim_userdb_watches, list)
-		if (w->task == task && w->va == va)
+		if (w->sdev == sdev && w->task == task && w->va == va)
 			return true;
 	return false;
 }
 
 static void sim_userdb_watch(struct sim_dev *sdev, struct task_struct *task,
-			     unsigned long va)
+			     unsigned long map_start)
 {
+	unsigned long va = map_start + offset_in_page(IRDMA_DB_WQE_ALLOC);
 	struct sim_userdb_watch *w;
 	struct perf_event_attr attr;
 	struct perf_event *bp;
 
-	if (sim_userdb_watched(task, va))
+	if (sim_userdb_watched(sdev, task, va))
 		return;
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!w)
@@ -117,6 +142,8 @@ static void sim_userdb_watch(struct sim_dev *sdev, struct task_struct *task,
 	attr.bp_addr = va;
 	attr.bp_len = HW_BREAKPOINT_LEN_4;
 	attr.bp_type = HW_BREAKPOINT_W;
+	/* A new program has no such mapping. */
+	attr.remove_on_exec = 1;
 	bp = register_user_hw_breakpoint(&attr, sim_userdb_hit, sdev, task);
 	if (IS_ERR(bp)) {
 		dev_dbg(&sdev->dev, "WQE_ALLOC of pid %d polled (%ld)\n",
@@ -126,7 +153,8 @@ static void sim_userdb_watch(struct sim_dev *sdev, struct task_struct *task,
 	}
 	get_task_struct(task);
 	*w = (struct sim_userdb_watch) {
-		.sdev = sdev, .task = task, .va = va, .bp = bp,
+		.sdev = sdev, .task = task, .va = va, .map_start = map_start,
+		.bp = bp,
 	};
 	list_add_tail(&w->list, &sim_userdb_watches);
 	atomic64_inc(&sdev->db.user_watches);
@@ -142,8 +170,7 @@ static void sim_userdb_work(struct work_struct *work)
 	list_for_each_entry(sdev, &sim_userdb_devs, userdb) {
 		if (sdev->db_pfn != req->pfn)
 			continue;
-		sim_userdb_watch(sdev, req->task,
-				 req->va + offset_in_page(IRDMA_DB_WQE_ALLOC));
+		sim_userdb_watch(sdev, req->task, req->va);
 		break;
 	}
 	mutex_unlock(&sim_userdb_lock);
@@ -166,7 +193,8 @@ static int sim_userdb_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct sim_userdb_call *call = (void *)ri->data;
 	struct sim_userdb_req *req;
 
-	if (regs_return_value(regs) || (current->flags & PF_KTHREAD))
+	/* It returns an int: the upper half of the register is not its. */
+	if ((int)regs_return_value(regs) || (current->flags & PF_KTHREAD))
 		return 0;
 	req = kmalloc(sizeof(*req), GFP_ATOMIC);
 	if (!req)
@@ -188,8 +216,20 @@ static struct kretprobe sim_userdb_probe = {
 };
 
 /**
+ * sim_userdb_tidy - let go of the watchpoints no process needs any more,
+ * and of the debug registers they hold (before a function takes some)
+ */
+void sim_userdb_tidy(void)
+{
+	mutex_lock(&sim_userdb_lock);
+	sim_userdb_collect();
+	mutex_unlock(&sim_userdb_lock);
+}
+
+/**
  * sim_userdb_add - watch user space's mappings of a function's doorbells
- * @sdev: the simulated function; its register window is in place
+ * @sdev: the simulated function, its engine running, not yet plugged (no
+ *	driver maps its pages before)
  */
 void sim_userdb_add(struct sim_dev *sdev)
 {
@@ -208,7 +248,7 @@ void sim_userdb_add(struct sim_dev *sdev)
 /**
  * sim_userdb_del - stop watching a function's doorbells; no watchpoint of
  * it fires after this returns
- * @sdev: the simulated function
+ * @sdev: the simulated function, unplugged, its engine still running
  */
 void sim_userdb_del(struct sim_dev *sdev)
 {
