@@ -56,6 +56,31 @@ static bool sim_engine_polled(struct sim_dev *sdev)
 	return false;
 }
 
+/*
+ * Wake the function's threads on @cpu (all of them for -1, or if none runs
+ * there), unless one of them polls. The kick is counted first: ordered
+ * with the poller's giving up, see sim_engine_unpoll().
+ */
+static void sim_engine_wake(struct sim_dev *sdev, int cpu)
+{
+	bool woken = false;
+	int i;
+
+	atomic_inc_return(&sdev->db.kicks);
+	if (sim_engine_polled(sdev))
+		return;
+	for (i = 0; i < SIM_MAX_ENGINES; i++) {
+		struct task_struct *t = READ_ONCE(sdev->engine[i]);
+
+		if (t && (cpu < 0 || task_cpu(t) == cpu)) {
+			wake_up_process(t);
+			woken = true;
+		}
+	}
+	if (!woken && cpu >= 0)
+		sim_engine_wake(sdev, -1);
+}
+
 /**
  * sim_engine_kick - wake the engine threads now (a trapped doorbell)
  * @sdev: the simulated function
@@ -64,18 +89,7 @@ static bool sim_engine_polled(struct sim_dev *sdev)
  */
 void sim_engine_kick(struct sim_dev *sdev)
 {
-	int i;
-
-	/* Ordered with the poller's giving up: see sim_engine_unpoll(). */
-	atomic_inc_return(&sdev->db.kicks);
-	if (sim_engine_polled(sdev))
-		return;
-	for (i = 0; i < SIM_MAX_ENGINES; i++) {
-		struct task_struct *t = READ_ONCE(sdev->engine[i]);
-
-		if (t)
-			wake_up_process(t);
-	}
+	sim_engine_wake(sdev, -1);
 }
 
 /**
@@ -91,21 +105,7 @@ void sim_engine_kick(struct sim_dev *sdev)
  */
 void sim_engine_kick_here(struct sim_dev *sdev)
 {
-	unsigned int cpu = smp_processor_id();
-	int i;
-
-	atomic_inc_return(&sdev->db.kicks);
-	if (sim_engine_polled(sdev))
-		return;
-	for (i = 0; i < SIM_MAX_ENGINES; i++) {
-		struct task_struct *t = READ_ONCE(sdev->engine[i]);
-
-		if (t && task_cpu(t) == cpu) {
-			wake_up_process(t);
-			return;
-		}
-	}
-	sim_engine_kick(sdev);
+	sim_engine_wake(sdev, smp_processor_id());
 }
 
 /*
