@@ -69,11 +69,11 @@ static void sim_userdb_hit(struct perf_event *bp, struct perf_sample_data *data,
 	struct sim_dev *sdev = bp->overflow_handler_context;
 
 	atomic64_inc(&sdev->db.user_traps);
-	/* A debug exception from user mode is not NMI-like: wake directly. */
-	if (in_nmi())
-		irq_work_queue(&sdev->db.kick);
-	else
-		sim_engine_kick_here(sdev);
+	/*
+	 * A user breakpoint fires only from user mode, whose debug exception
+	 * is not NMI-like: interrupts off, and a wake-up may be made here.
+	 */
+	sim_engine_kick_here(sdev);
 }
 
 static void sim_userdb_unwatch(struct sim_userdb_watch *w)
