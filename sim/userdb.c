@@ -70,8 +70,8 @@ static void sim_userdb_hit(struct perf_event *bp, struct perf_sample_data *data,
 
 	atomic64_inc(&sdev->db.user_traps);
 	/*
-	 * A user breakpoint fires only from user mode, whose debug exception
-	 * is not NMI-like: interrupts off, and a wake-up may be made here.
+	 * Only stores from user mode get here (exclude_kernel), whose debug
+	 * exception is not NMI-like: interrupts off, a wake-up may be made.
 	 */
 	sim_engine_kick_here(sdev);
 }
@@ -144,6 +144,12 @@ static void sim_userdb_watch(struct sim_dev *sdev, struct task_struct *task,
 	attr.bp_type = HW_BREAKPOINT_W;
 	/* A new program has no such mapping. */
 	attr.remove_on_exec = 1;
+	/*
+	 * The process's own stores only. The kernel writing there for it
+	 * (a read() into the page) would come in a kernel debug exception,
+	 * NMI-like, where no thread may be woken.
+	 */
+	attr.exclude_kernel = 1;
 	bp = register_user_hw_breakpoint(&attr, sim_userdb_hit, sdev, task);
 	if (IS_ERR(bp)) {
 		dev_dbg(&sdev->dev, "WQE_ALLOC of pid %d polled (%ld)\n",

@@ -8,10 +8,13 @@
  *
  *   bad-udata /dev/infiniband/uverbs0
  *   bad-udata /dev/infiniband/uverbs0 push GID-FILE
+ *   bad-udata /dev/infiniband/uverbs0 doorbell SIM-STATS-FILE
  *
  * With "push" (irdma loaded with push_mode=1) it also takes a QP to RTS
  * through the extended modify command and follows its push pages' mmap
- * entries from the modify response to the QP's destruction.
+ * entries from the modify response to the QP's destruction. With
+ * "doorbell" it maps the context's doorbell page and has the kernel write
+ * into it, which the simulator must not count as the process ringing.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -312,11 +315,69 @@ static void push_test(__u32 pd, __u32 cq, const char *gid_file)
 	free(rings);
 }
 
+/* A counter of the simulator's debugfs "stats" file, or -1. */
+static long sim_stat(const char *stats, const char *name)
+{
+	char line[128];
+	long val = -1;
+	size_t len = strlen(name);
+	FILE *f = fopen(stats, "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, len) && line[len] == ' ')
+			val = strtol(line + len + 1, NULL, 10);
+	if (f)
+		fclose(f);
+	return val;
+}
+
+/*
+ * The kernel writing into the doorbell page for the process (a read()
+ * into it) is no doorbell of the process's: the simulator's watchpoint on
+ * WQE_ALLOC (sim/userdb.c) takes user mode stores only, not a kernel
+ * store in a debug exception where it could not wake a thread safely.
+ */
+static void doorbell_test(const struct context_resp *ctx, const char *stats)
+{
+	long watched = sim_stat(stats, "user_doorbells_watched"), trapped;
+	__u32 *db;
+	int i, zero, tries;
+
+	db = mmap(NULL, 4096, PROT_WRITE, MAP_SHARED, fd, ctx->drv.db_mmap_key);
+	expect("doorbell: mapping the doorbell page", db == MAP_FAILED ? errno : 0, 0);
+	if (db == MAP_FAILED)
+		return;
+	/* The watchpoint is set by a work item after the mapping. */
+	for (tries = 0; tries < 1000; tries++) {
+		if (sim_stat(stats, "user_doorbells_watched") > watched)
+			break;
+		usleep(10000);
+	}
+	expect("doorbell: a watchpoint on WQE_ALLOC",
+	       sim_stat(stats, "user_doorbells_watched") > watched ? 0 : ENOENT, 0);
+
+	trapped = sim_stat(stats, "user_doorbells_trapped");
+	zero = open("/dev/zero", O_RDONLY);
+	for (i = 0; i < 10; i++)
+		if (read(zero, db, 4) != 4)
+			break;
+	expect("doorbell: the kernel writes into the page 10 times",
+	       i == 10 ? 0 : errno, 0);
+	close(zero);
+	expect("doorbell: kernel stores not taken for the process's",
+	       sim_stat(stats, "user_doorbells_trapped") == trapped ? 0 : EBUSY, 0);
+	__atomic_store_n(db, 0, __ATOMIC_RELEASE);
+	expect("doorbell: the process's own store taken",
+	       sim_stat(stats, "user_doorbells_trapped") == trapped + 1 ? 0 : ENOENT, 0);
+	munmap(db, 4096);
+}
+
 /**
  * main - send the malformed requests and count the wrong answers
  * @argc: argument count
  * @argv: the uverbs device (default /dev/infiniband/uverbs0), then
- *	optionally "push" and the sysfs file of an IPv4 GID
+ *	optionally "push" and the sysfs file of an IPv4 GID, or "doorbell"
+ *	and the simulator's debugfs stats file
  *
  * Return: 0 if every request got its errno, 1 otherwise, 2 on setup failure.
  */
@@ -429,6 +490,8 @@ int main(int argc, char **argv)
 
 	if (argc > 3 && !strcmp(argv[2], "push"))
 		push_test(pd, cq, argv[3]);
+	if (argc > 3 && !strcmp(argv[2], "doorbell"))
+		doorbell_test(&gc_resp, argv[3]);
 
 	/* Handles used twice. */
 	dcq.cq_handle = cq;

@@ -2,7 +2,8 @@
 # drivers: ours stock
 # Malformed user requests (tests/vm/bad-udata.c, raw uverbs commands):
 # each fails with its errno, the kernel logs no warning (the VM runner
-# checks), and no resource is left behind. Then, for our driver in push
+# checks), and no resource is left behind; the kernel's writes into the
+# doorbell page are not taken as the process's. Then, for our driver in push
 # mode, a user QP's push pages from RTS to its destruction.
 . "$IRDMA_REPO/tests/vm/lib.sh"
 
@@ -28,6 +29,12 @@ dev=$(uverbs_dev)
 for r in qp cq mr pd; do
 	expect_eq "$r objects of user space left" "$(user_objects "$r")" 0
 done
+
+# The kernel writing into the doorbell page on the process's behalf (a
+# read() into it) is not the process ringing: the simulator's watchpoint
+# takes user mode stores only.
+/tmp/bad-udata "$dev" doorbell "$SIM_DBG/$SIM_FN/stats" ||
+	fail "bad-udata: the doorbell page written by the kernel"
 
 # Our driver in push mode: a user QP's push pages and their mmap entries.
 if [ "$IRDMA_DRIVER" = ours ]; then
