@@ -5,10 +5,12 @@
  * command failing at any step of bring-up leaves nothing behind.
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/interrupt.h>
 
 #include "../verbs.h"
 #include "../sim/irdma_sim.h"
+#include "../sim/sim.h"
 
 #define TEST_FN_ID	20
 
@@ -140,10 +142,94 @@ static void irdma_teardown_failure_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_dma_outstanding(), blocks);
 }
 
+static void irdma_test_sim_del(void *adev)
+{
+	put_device(&((struct auxiliary_device *)adev)->dev);
+	irdma_sim_del(TEST_FN_ID);
+}
+
+/* Wait up to a second for @flag to read @want: the engine acts by itself. */
+static bool irdma_test_wait_flag(const bool *flag, bool want)
+{
+	int i;
+
+	for (i = 0; i < 1000 && READ_ONCE(*flag) != want; i++)
+		usleep_range(1000, 2000);
+	return READ_ONCE(*flag) == want;
+}
+
+/*
+ * A CQP command the simulator's CQPDB trap runs by itself still gives the
+ * armed CCQ its event, as silicon does: the trap leaves the event to a
+ * thread, which finds no WQE left to run.
+ */
+static void irdma_bringup_trapped_cmd_event_test(struct kunit *test)
+{
+	struct auxiliary_device *adev;
+	struct irdma_cqp_wqe cmd;
+	struct sim_dev *sdev;
+	struct irdma_fn *fn;
+	struct sim_cq *ccq;
+	u64 fast, irqs, irqs_after;
+
+	KUNIT_ASSERT_EQ(test, irdma_sim_add(TEST_FN_ID, true), 0);
+	adev = irdma_sim_adev(TEST_FN_ID);
+	KUNIT_ASSERT_NOT_NULL(test, adev);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, irdma_test_sim_del, adev), 0);
+	fn = irdma_test_bound_fn(adev);
+	KUNIT_ASSERT_NOT_NULL(test, fn);
+	sdev = to_sim_dev(adev->dev.parent);
+	ccq = xa_load(&sdev->cqs, 0);
+	KUNIT_ASSERT_NOT_NULL(test, ccq);
+	/* The driver armed its CCQ; the engine takes arms when it looks. */
+	KUNIT_ASSERT_TRUE(test, irdma_test_wait_flag(&ccq->armed, true));
+
+	fast = atomic64_read(&sdev->db.fast);
+	irqs = READ_ONCE(sdev->stats.irqs);
+	irdma_build_query_fpm(&cmd, fn->res.pf_id,
+			      fn->init_mem.pa + IRDMA_INIT_QUERY_FPM);
+	KUNIT_ASSERT_EQ(test, irdma_cqp_exec(fn, &cmd, NULL), 0);
+	if (atomic64_read(&sdev->db.fast) == fast)
+		kunit_skip(test, "CQPDB not trapped here: a thread ran the command");
+
+	KUNIT_EXPECT_TRUE(test, irdma_test_wait_flag(&sdev->cqp.notify_due, false));
+	/* The event was raised: the CCQ's CEQ interrupted. */
+	irqs_after = READ_ONCE(sdev->stats.irqs);
+	KUNIT_EXPECT_GT(test, irqs_after, irqs);
+}
+
+/*
+ * The CCQPLOW trap can stamp a write a thread has already taken (the trap
+ * runs late under emulation); a look that finds CCQPLOW idle drops that
+ * stamp, or it would start the clock of the next CQP creation early.
+ */
+static void irdma_bringup_stale_ccqp_stamp_test(struct kunit *test)
+{
+	struct auxiliary_device *adev;
+	struct sim_dev *sdev;
+	bool taken;
+
+	KUNIT_ASSERT_EQ(test, irdma_sim_add(TEST_FN_ID, true), 0);
+	adev = irdma_sim_adev(TEST_FN_ID);
+	KUNIT_ASSERT_NOT_NULL(test, adev);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, irdma_test_sim_del, adev), 0);
+	sdev = to_sim_dev(adev->dev.parent);
+	KUNIT_ASSERT_EQ(test, sim_rd32(sdev, IRDMA_PFPE_CCQPLOW), SIM_DB_IDLE);
+
+	atomic64_set(&sdev->db.rung_ns[SIM_TRAP_CCQPLOW], sim_lat_now());
+	spin_lock_irq(&sdev->cqp_lock);
+	taken = sim_regs_cqp_ctx(sdev);
+	spin_unlock_irq(&sdev->cqp_lock);
+	KUNIT_EXPECT_FALSE(test, taken);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&sdev->db.rung_ns[SIM_TRAP_CCQPLOW]), 0);
+}
+
 static struct kunit_case irdma_bringup_cases[] = {
 	KUNIT_CASE_SLOW(irdma_bringup_teardown_test),
 	KUNIT_CASE_PARAM(irdma_bringup_failure_test, irdma_bringup_op_gen_params),
 	KUNIT_CASE_PARAM(irdma_teardown_failure_test, irdma_teardown_op_gen_params),
+	KUNIT_CASE_SLOW(irdma_bringup_trapped_cmd_event_test),
+	KUNIT_CASE(irdma_bringup_stale_ccqp_stamp_test),
 	{}
 };
 

@@ -8,6 +8,7 @@
  */
 #include <linux/bitfield.h>
 #include <linux/delay.h>
+#include <linux/preempt.h>
 
 #include "sim.h"
 #include "trace.h"
@@ -163,7 +164,11 @@ static bool sim_cqp_inject(struct sim_dev *sdev, u8 op,
 {
 	struct sim_faults *f = &sdev->faults;
 
-	if (READ_ONCE(f->delay_op) == op) {
+	/*
+	 * Never in the trap (NMI-like): it runs no command that is to be held
+	 * back, but the request may have been made since it looked.
+	 */
+	if (READ_ONCE(f->delay_op) == op && !in_nmi()) {
 		msleep(READ_ONCE(f->delay_ms));
 		res->held = true;
 	}
@@ -408,12 +413,18 @@ static void sim_cqp_done(struct sim_dev *sdev, const __le64 *wqe,
 			 res);
 }
 
-/* The CCQ's event, owed by completions written under the lock. */
-static void sim_cqp_notify(struct sim_dev *sdev)
+/*
+ * The CCQ's event, owed by completions written under the lock: by this
+ * thread's, or by the trap's (which leaves the event to a thread it kicks,
+ * and which may have run every rung WQE itself). Return: true if one was.
+ */
+static bool sim_cqp_notify(struct sim_dev *sdev)
 {
 	struct sim_cq *ccq;
 	bool due;
 
+	if (!READ_ONCE(sdev->cqp.notify_due))
+		return false;
 	spin_lock_irq(&sdev->cqp_lock);
 	due = sdev->cqp.notify_due;
 	sdev->cqp.notify_due = false;
@@ -421,6 +432,7 @@ static void sim_cqp_notify(struct sim_dev *sdev)
 	spin_unlock_irq(&sdev->cqp_lock);
 	if (due && ccq && ccq->ceq_valid)
 		sim_ceq_post(sdev, ccq->ceq_id, ccq->ctx);
+	return due;
 }
 
 /**
@@ -456,9 +468,7 @@ bool sim_cqp_run(struct sim_dev *sdev)
 		spin_unlock_irq(&sdev->cqp_lock);
 		work = true;
 	}
-	if (work)
-		sim_cqp_notify(sdev);
-	return work;
+	return sim_cqp_notify(sdev) || work;
 }
 
 /*

@@ -58,13 +58,19 @@ static bool sim_db_taken(struct sim_dev *sdev, u32 reg)
  */
 bool sim_regs_cqp_ctx(struct sim_dev *sdev)
 {
+	/* Taken before the look: a write landing after it is not missed. */
+	u64 looked = sim_lat_now(), since;
 	u32 low = sim_rd32(sdev, IRDMA_PFPE_CCQPLOW);
-	u64 since;
 	u32 high;
 
 	lockdep_assert_held(&sdev->cqp_lock);
 	if (low == SIM_DB_IDLE) {
-		sdev->ccqp_looked_ns = sim_lat_now();
+		sdev->ccqp_looked_ns = looked;
+		/*
+		 * A trap that came after a thread took its write has nothing
+		 * to time: its stamp would start the clock of the next write.
+		 */
+		sim_doorbell_take(sdev, SIM_TRAP_CCQPLOW);
 		return false;
 	}
 	/* The driver wrote HIGH before LOW. */
