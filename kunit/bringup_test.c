@@ -148,6 +148,19 @@ static void irdma_test_sim_del(void *adev)
 	irdma_sim_del(TEST_FN_ID);
 }
 
+/* A function up with its driver bound, gone again at the test's end. */
+static struct auxiliary_device *irdma_test_sim_up(struct kunit *test)
+{
+	struct auxiliary_device *adev;
+
+	KUNIT_ASSERT_EQ(test, irdma_sim_add(TEST_FN_ID, true), 0);
+	adev = irdma_sim_adev(TEST_FN_ID);
+	KUNIT_ASSERT_NOT_NULL(test, adev);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, irdma_test_sim_del, adev), 0);
+	KUNIT_ASSERT_NOT_NULL(test, irdma_test_bound_fn(adev));
+	return adev;
+}
+
 /* Wait up to a second for @flag to read @want: the engine acts by itself. */
 static bool irdma_test_wait_flag(const bool *flag, bool want)
 {
@@ -172,12 +185,8 @@ static void irdma_bringup_trapped_cmd_event_test(struct kunit *test)
 	struct sim_cq *ccq;
 	u64 fast, irqs, irqs_after;
 
-	KUNIT_ASSERT_EQ(test, irdma_sim_add(TEST_FN_ID, true), 0);
-	adev = irdma_sim_adev(TEST_FN_ID);
-	KUNIT_ASSERT_NOT_NULL(test, adev);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, irdma_test_sim_del, adev), 0);
+	adev = irdma_test_sim_up(test);
 	fn = irdma_test_bound_fn(adev);
-	KUNIT_ASSERT_NOT_NULL(test, fn);
 	sdev = to_sim_dev(adev->dev.parent);
 	ccq = xa_load(&sdev->cqs, 0);
 	KUNIT_ASSERT_NOT_NULL(test, ccq);
@@ -209,10 +218,7 @@ static void irdma_bringup_stale_ccqp_stamp_test(struct kunit *test)
 	struct sim_dev *sdev;
 	bool taken;
 
-	KUNIT_ASSERT_EQ(test, irdma_sim_add(TEST_FN_ID, true), 0);
-	adev = irdma_sim_adev(TEST_FN_ID);
-	KUNIT_ASSERT_NOT_NULL(test, adev);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, irdma_test_sim_del, adev), 0);
+	adev = irdma_test_sim_up(test);
 	sdev = to_sim_dev(adev->dev.parent);
 	KUNIT_ASSERT_EQ(test, sim_rd32(sdev, IRDMA_PFPE_CCQPLOW), SIM_DB_IDLE);
 
