@@ -5,8 +5,10 @@
  * command failing at any step of bring-up leaves nothing behind.
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/interrupt.h>
+#include <linux/kthread.h>
 
 #include "../verbs.h"
 #include "../sim/irdma_sim.h"
@@ -188,7 +190,7 @@ static void irdma_bringup_trapped_cmd_event_test(struct kunit *test)
 	adev = irdma_test_sim_up(test);
 	fn = irdma_test_bound_fn(adev);
 	sdev = to_sim_dev(adev->dev.parent);
-	ccq = xa_load(&sdev->cqs, 0);
+	ccq = sim_cq_find(sdev, 0);
 	KUNIT_ASSERT_NOT_NULL(test, ccq);
 	/* The driver armed its CCQ; the engine takes arms when it looks. */
 	KUNIT_ASSERT_TRUE(test, irdma_test_wait_flag(&ccq->armed, true));
@@ -230,12 +232,70 @@ static void irdma_bringup_stale_ccqp_stamp_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic64_read(&sdev->db.rung_ns[SIM_TRAP_CCQPLOW]), 0);
 }
 
+struct irdma_test_bind {
+	struct auxiliary_device *adev;
+	struct completion done;
+	int ret;
+};
+
+static int irdma_test_bind_fn(void *data)
+{
+	struct irdma_test_bind *b = data;
+
+	b->ret = device_attach(&b->adev->dev);
+	complete(&b->done);
+	return 0;
+}
+
+/*
+ * The commands the stock driver busy-waits for with no CCQ event to wake
+ * anyone (10 ms polls): the CCQ's creation and CEQ 0's. The simulator's
+ * trap answers them by itself: here the engine's threads are kept from
+ * working (their lock is held) while the driver binds, and the CCQ and
+ * CEQ 0 still come to exist. The rest of the bring-up waits for the
+ * threads, and finishes once they may work again.
+ */
+static void irdma_bringup_polled_cmds_in_trap_test(struct kunit *test)
+{
+	struct irdma_test_bind b = {};
+	struct task_struct *t;
+	struct sim_dev *sdev;
+	bool ccq, ceq0;
+
+	b.adev = irdma_test_sim_up(test);
+	sdev = to_sim_dev(b.adev->dev.parent);
+	if (!sdev->db.bp[SIM_TRAP_CQPDB] || !sdev->db.bp[SIM_TRAP_CCQPLOW])
+		kunit_skip(test, "no debug registers for the CQP's doorbells here");
+	device_release_driver(&b.adev->dev);
+	KUNIT_ASSERT_FALSE(test, sim_cq_find(sdev, 0));
+	KUNIT_ASSERT_TRUE(test, irdma_test_wait_flag(&sdev->cqp_cleanup_due, false));
+
+	init_completion(&b.done);
+	mutex_lock(&sdev->engine_lock);
+	t = kthread_run(irdma_test_bind_fn, &b, "irdma_test_bind");
+	if (IS_ERR(t)) {
+		mutex_unlock(&sdev->engine_lock);
+		KUNIT_FAIL(test, "no thread to bind from: %ld", PTR_ERR(t));
+		return;
+	}
+	ccq = irdma_test_wait_flag(&sdev->ccq_live, true);
+	ceq0 = irdma_test_wait_flag(&sdev->ceq[0].live, true);
+	mutex_unlock(&sdev->engine_lock);
+	wait_for_completion(&b.done);
+
+	KUNIT_EXPECT_TRUE(test, ccq);
+	KUNIT_EXPECT_TRUE(test, ceq0);
+	KUNIT_EXPECT_EQ(test, b.ret, 1);
+	KUNIT_EXPECT_NOT_NULL(test, irdma_test_bound_fn(b.adev));
+}
+
 static struct kunit_case irdma_bringup_cases[] = {
 	KUNIT_CASE_SLOW(irdma_bringup_teardown_test),
 	KUNIT_CASE_PARAM(irdma_bringup_failure_test, irdma_bringup_op_gen_params),
 	KUNIT_CASE_PARAM(irdma_teardown_failure_test, irdma_teardown_op_gen_params),
 	KUNIT_CASE_SLOW(irdma_bringup_trapped_cmd_event_test),
 	KUNIT_CASE(irdma_bringup_stale_ccqp_stamp_test),
+	KUNIT_CASE_SLOW(irdma_bringup_polled_cmds_in_trap_test),
 	{}
 };
 

@@ -25,10 +25,42 @@ static struct sim_ring sim_cq_ring(const __le64 *wqe)
 }
 
 /**
+ * sim_cq_find - a live CQ by number
+ * @sdev: the simulated function
+ * @id: its number; 0 is the CCQ
+ *
+ * Context: any, the trap's included (no lock taken).
+ * Return: the CQ, or NULL if there is none of that number.
+ */
+struct sim_cq *sim_cq_find(struct sim_dev *sdev, u32 id)
+{
+	if (id)
+		return xa_load(&sdev->cqs, id);
+	/* Pairs with sim_ccq_create()'s release: its fields are in place. */
+	return smp_load_acquire(&sdev->ccq_live) ? &sdev->ccq : NULL;
+}
+
+/*
+ * The CCQ: made in place, its fields before the flag that says it lives,
+ * since the trap may make it (the stock driver polls for it with a
+ * 10 ms budget and nothing else to wake a thread).
+ */
+static void sim_ccq_create(struct sim_dev *sdev, const struct sim_cq *ccq)
+{
+	sdev->ccq = *ccq;
+	sim_ccq_map(sdev, &sdev->ccq);
+	/* Pairs with sim_cq_find()'s acquire. */
+	smp_store_release(&sdev->ccq_live, true);
+}
+
+/**
  * sim_cq_create - CREATE_CQ
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion
+ *
+ * Context: a thread; or the trap, for the CCQ in contiguous memory (no
+ * allocation then).
  */
 void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
 		   struct sim_cqp_result *res)
@@ -36,7 +68,7 @@ void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
 	u64 hdr = le64_to_cpu(wqe[3]);
 	u32 id = FIELD_GET(IRDMA_CQCMD_CQID, hdr);
 	u32 size = le64_to_cpu(wqe[0]);
-	struct sim_cq *cq;
+	struct sim_cq made, *cq;
 	u64 arm;
 
 	/* Only the CCQ may exist before the HMC has room for CQs. */
@@ -45,15 +77,12 @@ void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
 		return sim_fail(res, SIM_MIN_BAD_PARAM);
 	if (!(hdr & IRDMA_CQCMD_VIRTMAP) && !le64_to_cpu(wqe[4]))
 		return sim_fail(res, SIM_MIN_BAD_PARAM);
-	if (xa_load(&sdev->cqs, id))
+	if (sim_cq_find(sdev, id))
 		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
 	if (sim_dma_read_qword(sdev, le64_to_cpu(wqe[5]) + 32, &arm))
 		return sim_fail(res, SIM_MIN_DMA_FAULT);
 
-	cq = kzalloc(sizeof(*cq), GFP_KERNEL);
-	if (!cq)
-		return sim_fail(res, SIM_MIN_BAD_PARAM);
-	*cq = (struct sim_cq) {
+	made = (struct sim_cq) {
 		.id = id,
 		.size = size,
 		.ctx = le64_to_cpu(wqe[1]),
@@ -65,7 +94,11 @@ void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
 		.arm_seq = FIELD_GET(IRDMA_CQ_DBSA_ARM_SEQ_NUM, arm),
 	};
 	if (!id)
-		sim_ccq_map(sdev, cq);
+		return sim_ccq_create(sdev, &made);
+
+	cq = kmemdup(&made, sizeof(made), GFP_KERNEL);
+	if (!cq)
+		return sim_fail(res, SIM_MIN_BAD_PARAM);
 	if (xa_err(xa_store(&sdev->cqs, id, cq, GFP_KERNEL))) {
 		kfree(cq);
 		sim_fail(res, SIM_MIN_BAD_PARAM);
@@ -77,13 +110,22 @@ void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion
+ *
+ * Context: a thread; or the trap, for the CCQ.
  */
 void sim_cq_destroy(struct sim_dev *sdev, const __le64 *wqe,
 		    struct sim_cqp_result *res)
 {
 	u32 id = FIELD_GET(IRDMA_CQCMD_CQID, le64_to_cpu(wqe[3]));
-	struct sim_cq *cq = xa_erase(&sdev->cqs, id);
+	struct sim_cq *cq;
 
+	if (!id) {
+		if (!sim_cq_find(sdev, 0))
+			return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+		WRITE_ONCE(sdev->ccq_live, false);
+		return;
+	}
+	cq = xa_erase(&sdev->cqs, id);
 	if (!cq)
 		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
 	kfree(cq);
@@ -102,7 +144,7 @@ void sim_cq_modify(struct sim_dev *sdev, const __le64 *wqe,
 		   struct sim_cqp_result *res)
 {
 	u64 hdr = le64_to_cpu(wqe[3]);
-	struct sim_cq *cq = xa_load(&sdev->cqs, FIELD_GET(IRDMA_CQCMD_CQID, hdr));
+	struct sim_cq *cq = sim_cq_find(sdev, FIELD_GET(IRDMA_CQCMD_CQID, hdr));
 	u32 size = le64_to_cpu(wqe[0]);
 	u64 arm;
 
@@ -133,6 +175,7 @@ void sim_cqs_destroy_all(struct sim_dev *sdev)
 	struct sim_cq *cq;
 	unsigned long id;
 
+	WRITE_ONCE(sdev->ccq_live, false);
 	xa_for_each(&sdev->cqs, id, cq) {
 		xa_erase(&sdev->cqs, id);
 		kfree(cq);
@@ -336,18 +379,18 @@ void sim_cq_check_arms(struct sim_dev *sdev)
 	bool notify;
 	u64 arm;
 
+	/* The CCQ's state is shared with the trap: under the CQP lock. */
+	spin_lock_irq(&sdev->cqp_lock);
+	cq = sim_cq_find(sdev, 0);
+	notify = cq && !sim_cq_shadow(sdev, cq, 32, &arm) && sim_cq_arm(sdev, cq, arm);
+	spin_unlock_irq(&sdev->cqp_lock);
+	if (notify && cq->ceq_valid)
+		sim_ceq_post(sdev, cq->ceq_id, cq->ctx);
+
 	xa_for_each(&sdev->cqs, id, cq) {
 		if (sim_cq_shadow(sdev, cq, 32, &arm))
 			continue;
-		/* The CCQ's state is shared with the trap. */
-		if (!id) {
-			spin_lock_irq(&sdev->cqp_lock);
-			notify = sim_cq_arm(sdev, cq, arm);
-			spin_unlock_irq(&sdev->cqp_lock);
-		} else {
-			notify = sim_cq_arm(sdev, cq, arm);
-		}
-		if (notify && cq->ceq_valid)
+		if (sim_cq_arm(sdev, cq, arm) && cq->ceq_valid)
 			sim_ceq_post(sdev, cq->ceq_id, cq->ctx);
 	}
 }

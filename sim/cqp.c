@@ -314,6 +314,29 @@ static void sim_cqp_execute(struct sim_dev *sdev, const __le64 *wqe,
 }
 
 /*
+ * When the running batch was rung. A thread that finds a write by looking
+ * before the write's trap has run (the trap comes a little after the
+ * store) knows only that it came after its last look, up to a couple of
+ * milliseconds before when idle; the trap's time, if it has come since,
+ * is the store's, as for a batch the trap found.
+ */
+static u64 sim_cqp_batch_start(struct sim_dev *sdev)
+{
+	struct sim_cqp *cqp = &sdev->cqp;
+	u64 rung;
+
+	if (cqp->batch_trapped)
+		return cqp->batch_since;
+	rung = atomic64_read(&sdev->db.rung_ns[SIM_TRAP_CQPDB]);
+	if (rung > cqp->batch_since &&
+	    READ_ONCE(sdev->db.rung_head) == cqp->batch_end + 1) {
+		cqp->batch_since = rung;
+		cqp->batch_trapped = true;
+	}
+	return cqp->batch_since;
+}
+
+/*
  * The completion: CQPTAIL always, and a CQE once the CCQ exists; the CCQ's
  * event, if one is due, is left to the thread (sim_cqp_notify()).
  */
@@ -321,7 +344,7 @@ static void sim_cqp_complete(struct sim_dev *sdev, u32 idx, u8 op,
 			     const struct sim_cqp_result *res)
 {
 	struct sim_cqp *cqp = &sdev->cqp;
-	struct sim_cq *ccq = xa_load(&sdev->cqs, 0);
+	struct sim_cq *ccq = sim_cq_find(sdev, 0);
 	u32 tail = FIELD_PREP(IRDMA_CQPTAIL_WQTAIL, cqp->tail);
 	bool notify = false;
 	u64 cqe[4] = {};
@@ -355,7 +378,8 @@ static void sim_cqp_complete(struct sim_dev *sdev, u32 idx, u8 op,
 	if (res->held)
 		cqp->batch_since = sim_lat_now();
 	else
-		sim_lat_record(sdev, SIM_LAT_CQP_CMD, cqp->batch_since, op);
+		sim_lat_record(sdev, SIM_LAT_CQP_CMD, sim_cqp_batch_start(sdev),
+			       cqp->picked_ns, op, cqp->batch_trapped);
 }
 
 /* Move past the WQE at the tail. */
@@ -388,12 +412,16 @@ static bool sim_cqp_next(struct sim_dev *sdev, __le64 *wqe)
 	}
 	if (cqp->tail == cqp->batch_end) {
 		cqp->batch_since = max(rung, cqp->looked_ns);
+		cqp->batch_trapped = rung;
+		if (!rung)
+			atomic64_inc(&sdev->db.found);
 		cqp->batch_end = head;
 		trace_irdma_sim_reg(sdev->id, IRDMA_PFPE_CQPDB, head);
 	} else if (rung) {
 		/* Rung again while a batch runs: its clock already started. */
 		cqp->batch_end = head;
 	}
+	cqp->picked_ns = now;
 	memcpy(wqe, cqp->sq_va + cqp->tail * IRDMA_CQP_WQE_SIZE,
 	       IRDMA_CQP_WQE_SIZE);
 	/* Rung but not yet valid: look again later. */
@@ -428,7 +456,7 @@ static bool sim_cqp_notify(struct sim_dev *sdev)
 	spin_lock_irq(&sdev->cqp_lock);
 	due = sdev->cqp.notify_due;
 	sdev->cqp.notify_due = false;
-	ccq = xa_load(&sdev->cqs, 0);
+	ccq = sim_cq_find(sdev, 0);
 	spin_unlock_irq(&sdev->cqp_lock);
 	if (due && ccq && ccq->ceq_valid)
 		sim_ceq_post(sdev, ccq->ceq_id, ccq->ctx);
@@ -474,14 +502,16 @@ bool sim_cqp_run(struct sim_dev *sdev)
 /*
  * Commands the trap may execute: nothing allocated or freed, no lock but
  * the CQP's, host memory through the trap-safe checks. These are the
- * commands a driver busy-waits for: the HMC's setup (the stock driver polls
- * CQPTAIL for it, about 10 ms) and address handles (made with interrupts
- * off); the rest needs a thread.
+ * commands a driver busy-waits for: the stock driver polls CQPTAIL or the
+ * CCQ for about 10 ms for the HMC's setup, the CCQ's creation and end, and
+ * CEQ 0's; address handles are made with interrupts off. The rest needs a
+ * thread.
  */
 static bool sim_cqp_atomic(struct sim_dev *sdev, const __le64 *wqe)
 {
-	u8 op = FIELD_GET(IRDMA_CQPSQ_OPCODE, le64_to_cpu(wqe[3]));
-	struct sim_cq *ccq = xa_load(&sdev->cqs, 0);
+	u64 hdr = le64_to_cpu(wqe[3]);
+	u8 op = FIELD_GET(IRDMA_CQPSQ_OPCODE, hdr);
+	struct sim_cq *ccq = sim_cq_find(sdev, 0);
 
 	if (READ_ONCE(sdev->faults.delay_op) == op)
 		return false;
@@ -494,7 +524,14 @@ static bool sim_cqp_atomic(struct sim_dev *sdev, const __le64 *wqe)
 	case IRDMA_CQPOP_COMMIT_FPM_VAL:
 	case IRDMA_CQPOP_UPDATE_PE_SDS:
 	case IRDMA_CQPOP_QUERY_RDMA_FEATURES:
+	case IRDMA_CQPOP_CREATE_CEQ:
+	case IRDMA_CQPOP_DESTROY_CEQ:
 		return true;
+	case IRDMA_CQPOP_CREATE_CQ:
+		/* The CCQ, in memory the trap can write its completion to. */
+		return !FIELD_GET(IRDMA_CQCMD_CQID, hdr) && !(hdr & IRDMA_CQCMD_VIRTMAP);
+	case IRDMA_CQPOP_DESTROY_CQ:
+		return !FIELD_GET(IRDMA_CQCMD_CQID, hdr);
 	case IRDMA_CQPOP_CREATE_ADDR_HANDLE:
 	case IRDMA_CQPOP_DESTROY_ADDR_HANDLE:
 		return sim_ah_cmd_atomic(sdev, wqe);
@@ -540,9 +577,12 @@ bool sim_cqp_fast(struct sim_dev *sdev)
 	u64 start = sim_lat_now();
 	bool rest = false, notify;
 
-	while (!spin_trylock(&sdev->cqp_lock))
-		if (!sim_cqp_trap_patient(start))
+	while (!spin_trylock(&sdev->cqp_lock)) {
+		if (!sim_cqp_trap_patient(start)) {
+			atomic64_inc(&sdev->db.left);
 			return false;
+		}
+	}
 	while (sim_cqp_next(sdev, wqe)) {
 		struct sim_cqp_result res = {};
 
@@ -556,5 +596,7 @@ bool sim_cqp_fast(struct sim_dev *sdev)
 	}
 	notify = sdev->cqp.notify_due;
 	spin_unlock(&sdev->cqp_lock);
+	if (rest)
+		atomic64_inc(&sdev->db.left);
 	return !rest && !notify;
 }

@@ -64,6 +64,9 @@ static void sim_doorbell_hit(struct perf_event *bp,
 	if (!cqpdb && sim_rd32(sdev, IRDMA_PFPE_CCQPLOW) == SIM_DB_IDLE)
 		return;
 	atomic64_inc(&sdev->db.traps);
+	/* Which write it was, for a thread that found it before this ran. */
+	if (cqpdb)
+		WRITE_ONCE(sdev->db.rung_head, sim_rd32(sdev, IRDMA_PFPE_CQPDB) + 1);
 	/* The earliest write not yet taken starts the clock. */
 	atomic64_try_cmpxchg(&sdev->db.rung_ns[cqpdb ? SIM_TRAP_CQPDB : SIM_TRAP_CCQPLOW],
 			     &none, sim_lat_now());

@@ -93,12 +93,17 @@ void sim_ceq_post(struct sim_dev *sdev, u32 ceq_id, u64 ctx)
 {
 	u64 ceqe = FIELD_PREP(IRDMA_CEQE_CQCTX, ctx);
 
-	if (ceq_id >= SIM_MAX_CEQS || !sdev->ceq[ceq_id].live)
+	/* Pairs with sim_eq_init()'s release: the ring is in place. */
+	if (ceq_id >= SIM_MAX_CEQS || !smp_load_acquire(&sdev->ceq[ceq_id].live))
 		return;
 	if (sim_eq_push(sdev, &sdev->ceq[ceq_id], &ceqe, 1))
 		sim_eq_interrupt(sdev, IRDMA_GLINT_CEQCTL(ceq_id));
 }
 
+/*
+ * An EQ made: its ring before the flag that says it lives, for a thread
+ * posting to it while the trap makes it (CEQs are made in the trap).
+ */
 static int sim_eq_init(struct sim_eq *eq, const __le64 *wqe, u32 max)
 {
 	u32 size = le64_to_cpu(wqe[2]);
@@ -109,12 +114,12 @@ static int sim_eq_init(struct sim_eq *eq, const __le64 *wqe, u32 max)
 	if (!size || size > max || (hdr & IRDMA_CQPSQ_EQ_VMAP) ||
 	    !le64_to_cpu(wqe[4]))
 		return SIM_MIN_BAD_PARAM;
-	*eq = (struct sim_eq) {
-		.live = true,
-		.ring_pa = le64_to_cpu(wqe[4]),
-		.size = size,
-		.polarity = true,
-	};
+	eq->ring_pa = le64_to_cpu(wqe[4]);
+	eq->size = size;
+	eq->head = 0;
+	eq->polarity = true;
+	/* Pairs with sim_ceq_post()'s acquire. */
+	smp_store_release(&eq->live, true);
 	return 0;
 }
 
@@ -123,6 +128,8 @@ static int sim_eq_init(struct sim_eq *eq, const __le64 *wqe, u32 max)
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion
+ *
+ * Context: a thread or the trap.
  */
 void sim_ceq_create(struct sim_dev *sdev, const __le64 *wqe,
 		    struct sim_cqp_result *res)
@@ -142,6 +149,8 @@ void sim_ceq_create(struct sim_dev *sdev, const __le64 *wqe,
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion
+ *
+ * Context: a thread or the trap.
  */
 void sim_ceq_destroy(struct sim_dev *sdev, const __le64 *wqe,
 		     struct sim_cqp_result *res)
@@ -150,7 +159,7 @@ void sim_ceq_destroy(struct sim_dev *sdev, const __le64 *wqe,
 
 	if (id >= SIM_MAX_CEQS || !sdev->ceq[id].live)
 		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
-	sdev->ceq[id].live = false;
+	WRITE_ONCE(sdev->ceq[id].live, false);
 }
 
 /**

@@ -18,6 +18,7 @@
  * the fast clock): the trap's fast path records from #DB context.
  */
 #include <linux/atomic.h>
+#include <linux/preempt.h>
 #include <linux/seq_file.h>
 #include <linux/timekeeping.h>
 
@@ -47,15 +48,38 @@ static unsigned int sim_lat_bucket(u64 ns)
 	return min_t(unsigned int, us ? fls64(us) : 0, SIM_LAT_BUCKETS - 1);
 }
 
+/*
+ * Keep a slow answer for the record's reader: what it was, where it was
+ * answered and how much of its time passed before the engine took it up
+ * (a thread's wake-up) rather than in the answer itself.
+ */
+static void sim_lat_keep_slow(struct sim_dev *sdev, enum sim_lat_kind kind,
+			      u64 ns, u64 pick_ns, u32 what, bool trapped)
+{
+	unsigned int n = atomic_fetch_inc(&sdev->lat_slow_next);
+
+	sdev->lat_slow[n % SIM_LAT_SLOW_KEEP] = (struct sim_lat_slow) {
+		.kind = kind,
+		.what = what,
+		.trap = in_nmi(),
+		.untrapped = !trapped,
+		.us = min_t(u64, div_u64(ns, NSEC_PER_USEC), U32_MAX),
+		.pick_us = min_t(u64, div_u64(pick_ns, NSEC_PER_USEC), U32_MAX),
+	};
+}
+
 /**
  * sim_lat_record - count one answer
  * @sdev: the simulated function
  * @kind: what was answered
  * @since: when the driver's write was made (or last known not made)
+ * @picked: when the engine took it up, or 0 if that is not told apart
  * @what: what was answered (a CQP opcode), kept for the slowest answer
+ *	and for every answer over a millisecond
+ * @trapped: the driver's write was trapped, not found by looking
  */
 void sim_lat_record(struct sim_dev *sdev, enum sim_lat_kind kind, u64 since,
-		    u32 what)
+		    u64 picked, u32 what, bool trapped)
 {
 	struct sim_lat_hist *h = &sdev->lat[kind];
 	u64 now = sim_lat_now();
@@ -71,6 +95,9 @@ void sim_lat_record(struct sim_dev *sdev, enum sim_lat_kind kind, u64 since,
 			break;
 		}
 	}
+	if (ns >= NSEC_PER_MSEC)
+		sim_lat_keep_slow(sdev, kind, ns, picked > since ? picked - since : 0,
+				  what, trapped);
 }
 
 /**
@@ -90,6 +117,7 @@ void sim_lat_reset(struct sim_dev *sdev)
 		atomic64_set(&h->max_ns, 0);
 		atomic_set(&h->max_what, 0);
 	}
+	atomic_set(&sdev->lat_slow_next, 0);
 }
 
 /* The upper bound, in us, of the bucket holding the answer at @permille. */
@@ -106,6 +134,20 @@ static u64 sim_lat_quantile(const u64 *counts, u64 total, unsigned int permille)
 	return U64_MAX;
 }
 
+static void sim_lat_show_slow(struct seq_file *m, struct sim_dev *sdev)
+{
+	unsigned int n = atomic_read(&sdev->lat_slow_next), i;
+
+	for (i = n > SIM_LAT_SLOW_KEEP ? n - SIM_LAT_SLOW_KEEP : 0; i < n; i++) {
+		const struct sim_lat_slow *s = &sdev->lat_slow[i % SIM_LAT_SLOW_KEEP];
+
+		seq_printf(m, "slow %s %#x us %u taken_up_after_us %u by %s%s\n",
+			   sim_lat_names[s->kind], s->what, s->us, s->pick_us,
+			   s->trap ? "trap" : "thread",
+			   s->untrapped ? ", found by looking, untrapped" : "");
+	}
+}
+
 /**
  * sim_lat_show - print the record (debugfs "latency")
  * @m: the file
@@ -113,7 +155,7 @@ static u64 sim_lat_quantile(const u64 *counts, u64 total, unsigned int permille)
  *
  * One line per kind: count, mean, quantiles as bucket bounds, maximum
  * (and what it answered), answers over 1 ms and from 4.096 ms on; then
- * the nonzero buckets.
+ * the nonzero buckets; then the latest answers over 1 ms, one a line.
  */
 void sim_lat_show(struct seq_file *m, struct sim_dev *sdev)
 {
@@ -146,4 +188,5 @@ void sim_lat_show(struct seq_file *m, struct sim_dev *sdev)
 				seq_printf(m, "  %s <%lluus %llu\n", sim_lat_names[k],
 					   1ULL << b, counts[b]);
 	}
+	sim_lat_show_slow(m, sdev);
 }

@@ -230,7 +230,7 @@ void sim_qp_create(struct sim_dev *sdev, const __le64 *wqe,
 	if (sim_qp_load_ctx(sdev, qp, le64_to_cpu(wqe[2]), true) ||
 	    qp->sq_size < 8 || qp->rq_size < 1 ||
 	    (!qp->sq.virt && (!qp->sq.base || !qp->rq.base)) ||
-	    !xa_load(&sdev->cqs, qp->scq) || !xa_load(&sdev->cqs, qp->rcq) ||
+	    !sim_cq_find(sdev, qp->scq) || !sim_cq_find(sdev, qp->rcq) ||
 	    sim_dma_write_qword(sdev, qp->shadow_pa, 0) ||
 	    xa_err(xa_store(&sdev->qps, id, qp, GFP_KERNEL))) {
 		kfree(qp);
@@ -318,7 +318,7 @@ static bool sim_valid(u64 word, bool polarity)
 static void sim_qp_complete(struct sim_dev *sdev, struct sim_qp *qp, bool sq,
 			    u64 *cqe, const u64 *ext)
 {
-	struct sim_cq *cq = xa_load(&sdev->cqs, sq ? qp->scq : qp->rcq);
+	struct sim_cq *cq = sim_cq_find(sdev, sq ? qp->scq : qp->rcq);
 
 	if (!(cqe[3] & IRDMA_CQE_SRQ))
 		cqe[1] = qp->compl_ctx;

@@ -87,11 +87,11 @@ bool sim_regs_cqp_ctx(struct sim_dev *sdev)
 	if (!low && !high) {
 		if (sdev->cqp.up) {
 			sim_cqp_down(sdev);
-			sim_lat_record(sdev, SIM_LAT_CQP_DESTROY, since, 0);
+			sim_lat_record(sdev, SIM_LAT_CQP_DESTROY, since, 0, 0, true);
 		}
 	} else if (!sdev->cqp.up) {
 		sim_cqp_create(sdev, (u64)high << 32 | low);
-		sim_lat_record(sdev, SIM_LAT_CQP_CREATE, since, 0);
+		sim_lat_record(sdev, SIM_LAT_CQP_CREATE, since, 0, 0, true);
 	}
 	return true;
 }

@@ -70,6 +70,8 @@ struct sim_cqp {
 	u32 batch_end;
 	u64 batch_since;
 	u64 looked_ns;
+	u64 picked_ns;
+	bool batch_trapped;
 	bool notify_due;
 };
 
@@ -341,6 +343,26 @@ struct sim_lat_hist {
 	atomic_t max_what;
 };
 
+#define SIM_LAT_SLOW_KEEP	16	/* slow answers kept, the latest */
+
+/**
+ * struct sim_lat_slow - one answer that took over a millisecond
+ * @kind: what kind (enum sim_lat_kind)
+ * @what: what it answered (a CQP opcode)
+ * @us: how long it took
+ * @pick_us: how long until the engine took it up (0: not known)
+ * @trap: answered in the doorbell's trap, not by a thread
+ * @untrapped: the doorbell's write was not trapped (found by looking)
+ */
+struct sim_lat_slow {
+	u8 kind;
+	u8 what;
+	bool trap;
+	bool untrapped;
+	u32 us;
+	u32 pick_us;
+};
+
 /* The doorbell registers trapped, in the order they get a debug register. */
 enum sim_trap_reg {
 	SIM_TRAP_CQPDB,
@@ -356,6 +378,11 @@ enum sim_trap_reg {
  * @kicks: bumped at each kick; a thread sleeps only if it saw the last
  * @traps: writes trapped
  * @fast: CQP WQEs executed right in the trap
+ * @found: batches of CQP WQEs found by looking, their CQPDB write not
+ *	trapped (or not yet, when a thread looked first)
+ * @rung_head: the CQPDB value the last trapped CQPDB write wrote, plus 1
+ * @left: trapped CQPDB writes whose WQEs the trap left to a thread (one
+ *	needed a thread, or the CQP lock stayed taken)
  * @user_traps: user space's WQE_ALLOC writes trapped (userdb.c)
  * @user_watches: processes whose WQE_ALLOC got a watchpoint
  */
@@ -366,6 +393,9 @@ struct sim_doorbell {
 	atomic_t kicks;
 	atomic64_t traps;
 	atomic64_t fast;
+	atomic64_t left;
+	atomic64_t found;
+	u32 rung_head;
 	atomic64_t user_traps;
 	atomic64_t user_watches;
 };
@@ -417,11 +447,16 @@ struct sim_faults {
  *	if user space's mappings are not watched
  * @userdb: entry in the list of functions whose mappings are watched
  * @lat: response times, by enum sim_lat_kind
+ * @lat_slow: the latest answers over a millisecond, a ring
+ * @lat_slow_next: how many were ever kept there
  * @ccqp_looked_ns: when the engine last found CCQPLOW with nothing new
  * @cqp_cleanup_due: the CQP went down; its function's state is still to go
  * @cqp: the control QP
  * @hmc: the FPM layout and segment descriptors
- * @cqs: live completion queues by number
+ * @cqs: live completion queues by number, but the CCQ
+ * @ccq: the CCQ (CQ 0), kept here so that the trap can make it with no
+ *	allocation (the stock driver busy-waits for it)
+ * @ccq_live: @ccq exists; set after its fields (release)
  * @qps: live queue pairs by number
  * @srqs: live shared receive queues by number
  * @mrs: memory keys by index
@@ -467,11 +502,15 @@ struct sim_dev {
 	unsigned long db_pfn;
 	struct list_head userdb;
 	struct sim_lat_hist lat[SIM_LAT_KINDS];
+	struct sim_lat_slow lat_slow[SIM_LAT_SLOW_KEEP];
+	atomic_t lat_slow_next;
 	u64 ccqp_looked_ns;
 	bool cqp_cleanup_due;
 	struct sim_cqp cqp;
 	struct sim_hmc hmc;
 	struct xarray cqs;
+	struct sim_cq ccq;
+	bool ccq_live;
 	struct xarray qps;
 	struct xarray srqs;
 	struct xarray mrs;
@@ -588,6 +627,7 @@ int sim_ring_pa(struct sim_dev *sdev, const struct sim_ring *ring, u64 off,
 		u64 *pa);
 
 /* cq.c */
+struct sim_cq *sim_cq_find(struct sim_dev *sdev, u32 id);
 void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
 		   struct sim_cqp_result *res);
 void sim_cq_destroy(struct sim_dev *sdev, const __le64 *wqe,
@@ -731,7 +771,7 @@ bool sim_cqp_fast(struct sim_dev *sdev);
 /* latency.c */
 u64 sim_lat_now(void);
 void sim_lat_record(struct sim_dev *sdev, enum sim_lat_kind kind, u64 since,
-		    u32 what);
+		    u64 picked, u32 what, bool trapped);
 void sim_lat_reset(struct sim_dev *sdev);
 void sim_lat_show(struct seq_file *m, struct sim_dev *sdev);
 
