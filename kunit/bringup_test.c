@@ -9,6 +9,11 @@
 #include <linux/delay.h>
 #include <linux/interrupt.h>
 #include <linux/kthread.h>
+#include <linux/stop_machine.h>
+
+#ifdef CONFIG_X86
+#include <asm/debugreg.h>
+#endif
 
 #include "../verbs.h"
 #include "../sim/irdma_sim.h"
@@ -289,6 +294,114 @@ static void irdma_bringup_polled_cmds_in_trap_test(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, irdma_test_bound_fn(b.adev));
 }
 
+/*
+ * A thread that looks at CQPDB between a driver's store and the store's
+ * trap (the trap comes up to ~250 us late under emulation) leaves the
+ * write to the trap once, rather than answer it timed from its previous
+ * look, up to 2 ms before the store; a write still there at its next look
+ * (no trap came) it takes. Here the store is made with this CPU's debug
+ * registers off, as if its trap had not come yet.
+ */
+static void irdma_bringup_look_before_trap_test(struct kunit *test)
+{
+#ifdef CONFIG_X86
+	struct auxiliary_device *adev;
+	struct irdma_cqp_wqe cmd = {};
+	unsigned long flags, dr7;
+	struct sim_dev *sdev;
+	struct irdma_fn *fn;
+	u32 tail, idx;
+	bool ran;
+	int err;
+
+	adev = irdma_test_sim_up(test);
+	fn = irdma_test_bound_fn(adev);
+	sdev = to_sim_dev(adev->dev.parent);
+	if (!sdev->db.bp[SIM_TRAP_CQPDB])
+		kunit_skip(test, "CQPDB not trapped here");
+	cmd.q[3] = FIELD_PREP(IRDMA_CQPSQ_OPCODE, IRDMA_CQPOP_NOP);
+
+	mutex_lock(&sdev->engine_lock);
+	tail = sim_rd32(sdev, IRDMA_PFPE_CQPTAIL);
+	spin_lock_irqsave(&fn->cqp.lock, flags);
+	dr7 = local_db_save();
+	err = irdma_cqp_post(fn, &cmd, &idx);
+	local_db_restore(dr7);
+	spin_unlock_irqrestore(&fn->cqp.lock, flags);
+
+	/* A thread's look, its last one a millisecond ago. */
+	spin_lock_irq(&sdev->cqp_lock);
+	sdev->cqp.looked_ns = sim_lat_now() - NSEC_PER_MSEC;
+	spin_unlock_irq(&sdev->cqp_lock);
+	ran = sim_cqp_run(sdev);
+	KUNIT_EXPECT_FALSE(test, ran);
+	KUNIT_EXPECT_EQ(test, sim_rd32(sdev, IRDMA_PFPE_CQPTAIL), tail);
+	/* No trap came: the next look takes it. */
+	ran = sim_cqp_run(sdev);
+	mutex_unlock(&sdev->engine_lock);
+
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_EXPECT_TRUE(test, ran);
+	KUNIT_EXPECT_NE(test, sim_rd32(sdev, IRDMA_PFPE_CQPTAIL), tail);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&sdev->db.left_by_looks), 1);
+#else
+	kunit_skip(test, "x86 debug registers only");
+#endif
+}
+
+struct irdma_test_polled {
+	struct irdma_fn *fn;
+	struct irdma_cqp_wqe cmd;
+	int err;
+	bool done;
+};
+
+/* Under stop_machine: post, then poll CQPTAIL 20 ms as the stock driver does. */
+static int irdma_test_polled_cmd(void *data)
+{
+	struct irdma_test_polled *p = data;
+	struct irdma_fn *fn = p->fn;
+	u64 end = ktime_get_ns() + 20 * NSEC_PER_MSEC;
+	unsigned long flags;
+	u32 before, idx;
+
+	spin_lock_irqsave(&fn->cqp.lock, flags);
+	before = FIELD_GET(IRDMA_CQPTAIL_WQTAIL, irdma_rd32(fn, IRDMA_PFPE_CQPTAIL));
+	p->err = irdma_cqp_post(fn, &p->cmd, &idx);
+	spin_unlock_irqrestore(&fn->cqp.lock, flags);
+	while (!p->err && !p->done && ktime_get_ns() < end) {
+		p->done = FIELD_GET(IRDMA_CQPTAIL_WQTAIL,
+				    irdma_rd32(fn, IRDMA_PFPE_CQPTAIL)) != before;
+		cpu_relax();
+	}
+	return 0;
+}
+
+/*
+ * WORK_SCHED_NODE, which the stock driver polls for (10 ms) while it has no
+ * CEQ, is answered with every CPU busy-waiting with interrupts off: the
+ * trap runs it, as silicon needs no CPU.
+ */
+static void irdma_bringup_ws_node_in_trap_test(struct kunit *test)
+{
+	struct irdma_test_polled p = {};
+	struct auxiliary_device *adev;
+	struct sim_dev *sdev;
+
+	adev = irdma_test_sim_up(test);
+	p.fn = irdma_test_bound_fn(adev);
+	sdev = to_sim_dev(adev->dev.parent);
+	if (!sdev->db.bp[SIM_TRAP_CQPDB])
+		kunit_skip(test, "CQPDB not trapped here");
+	/* The leaf (node 2) under the VSI's node (1), as bring-up made it. */
+	irdma_build_ws_node(&p.cmd, IRDMA_WS_OP_MODIFY, 2, 1, p.fn->res.vsi_num,
+			    true, true);
+
+	KUNIT_ASSERT_EQ(test, stop_machine(irdma_test_polled_cmd, &p, cpu_online_mask), 0);
+	KUNIT_EXPECT_EQ(test, p.err, 0);
+	KUNIT_EXPECT_TRUE(test, p.done);
+}
+
 static struct kunit_case irdma_bringup_cases[] = {
 	KUNIT_CASE_SLOW(irdma_bringup_teardown_test),
 	KUNIT_CASE_PARAM(irdma_bringup_failure_test, irdma_bringup_op_gen_params),
@@ -296,6 +409,8 @@ static struct kunit_case irdma_bringup_cases[] = {
 	KUNIT_CASE_SLOW(irdma_bringup_trapped_cmd_event_test),
 	KUNIT_CASE(irdma_bringup_stale_ccqp_stamp_test),
 	KUNIT_CASE_SLOW(irdma_bringup_polled_cmds_in_trap_test),
+	KUNIT_CASE(irdma_bringup_look_before_trap_test),
+	KUNIT_CASE(irdma_bringup_ws_node_in_trap_test),
 	{}
 };
 

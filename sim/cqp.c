@@ -411,6 +411,9 @@ static bool sim_cqp_next(struct sim_dev *sdev, __le64 *wqe)
 		return false;
 	}
 	if (cqp->tail == cqp->batch_end) {
+		if (!rung && sim_doorbell_leave(sdev, SIM_TRAP_CQPDB, head,
+						cqp->looked_ns, now))
+			return false;
 		cqp->batch_since = max(rung, cqp->looked_ns);
 		cqp->batch_trapped = rung;
 		if (!rung)
@@ -503,9 +506,9 @@ bool sim_cqp_run(struct sim_dev *sdev)
  * Commands the trap may execute: nothing allocated or freed, no lock but
  * the CQP's, host memory through the trap-safe checks. These are the
  * commands a driver busy-waits for: the stock driver polls CQPTAIL or the
- * CCQ for about 10 ms for the HMC's setup, the CCQ's creation and end, and
- * CEQ 0's; address handles are made with interrupts off. The rest needs a
- * thread.
+ * CCQ for about 10 ms for the HMC's setup, the CCQ's creation and end,
+ * CEQ 0's, and the scheduler's nodes while it has no CEQ; address handles
+ * are made with interrupts off. The rest needs a thread.
  */
 static bool sim_cqp_atomic(struct sim_dev *sdev, const __le64 *wqe)
 {
@@ -526,6 +529,7 @@ static bool sim_cqp_atomic(struct sim_dev *sdev, const __le64 *wqe)
 	case IRDMA_CQPOP_QUERY_RDMA_FEATURES:
 	case IRDMA_CQPOP_CREATE_CEQ:
 	case IRDMA_CQPOP_DESTROY_CEQ:
+	case IRDMA_CQPOP_WORK_SCHED_NODE:
 		return true;
 	case IRDMA_CQPOP_CREATE_CQ:
 		/* The CCQ, in memory the trap can write its completion to. */

@@ -28,11 +28,12 @@ static int sim_stats_show(struct seq_file *m, void *data)
 		   sdev->stats.dma_faults, sdev->stats.faults_injected);
 	seq_printf(m, "ud_dropped %llu\ncq_overflows %llu\n",
 		   sdev->stats.ud_dropped, sdev->stats.cq_overflows);
-	seq_printf(m, "doorbells_trapped %llu\ncqp_ops_in_trap %llu\ntraps_leaving_work %llu\ncqp_batches_found_by_looking %llu\ntrapped_regs %d\n",
+	seq_printf(m, "doorbells_trapped %llu\ncqp_ops_in_trap %llu\ntraps_leaving_work %llu\ncqp_batches_found_by_looking %llu\nwrites_left_to_their_trap %llu\ntrapped_regs %d\n",
 		   (u64)atomic64_read(&sdev->db.traps),
 		   (u64)atomic64_read(&sdev->db.fast),
 		   (u64)atomic64_read(&sdev->db.left),
 		   (u64)atomic64_read(&sdev->db.found),
+		   (u64)atomic64_read(&sdev->db.left_by_looks),
 		   !!sdev->db.bp[SIM_TRAP_CQPDB] + !!sdev->db.bp[SIM_TRAP_CCQPLOW]);
 	seq_printf(m, "user_doorbells_watched %llu\nuser_doorbells_trapped %llu\n",
 		   (u64)atomic64_read(&sdev->db.user_watches),

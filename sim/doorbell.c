@@ -24,6 +24,7 @@
  */
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
+#include <linux/preempt.h>
 
 #include "sim.h"
 
@@ -144,4 +145,45 @@ void sim_doorbell_disarm(struct sim_dev *sdev)
 u64 sim_doorbell_take(struct sim_dev *sdev, enum sim_trap_reg reg)
 {
 	return atomic64_xchg(&sdev->db.rung_ns[reg], 0);
+}
+
+/*
+ * Looks further apart than this leave a write they find to its trap. The
+ * trap comes 10 to 250 us after the store under TCG; threads that poll
+ * look every 10-20 us, idle ones every 1-2 ms.
+ */
+#define SIM_DB_LOOK_GAP_NS	(100 * NSEC_PER_USEC)
+
+/**
+ * sim_doorbell_leave - whether a thread leaves a write it found to the
+ * write's trap
+ * @sdev: the simulated function
+ * @reg: the doorbell
+ * @val: the value found there
+ * @looked: when the thread last looked and found nothing new
+ * @now: when it looked this time
+ *
+ * A thread that happens to look between a store and its trap knows only
+ * that the write came after its last look; answered and timed from there,
+ * an answer would be recorded up to a look interval too slow. The trap is
+ * coming: it answers the write (or stamps it and wakes the threads). The
+ * write is left once; if it is still there at the next look (no trap came),
+ * that look takes it.
+ *
+ * Context: under the CQP lock.
+ * Return: true to leave the write for now.
+ */
+bool sim_doorbell_leave(struct sim_dev *sdev, enum sim_trap_reg reg, u32 val,
+			u64 looked, u64 now)
+{
+	u64 mark = BIT_ULL(32) | val;
+
+	if (in_nmi() || !sdev->db.bp[reg] || now - looked < SIM_DB_LOOK_GAP_NS ||
+	    atomic64_read(&sdev->db.rung_ns[reg]) || sdev->db.left_to_trap[reg] == mark) {
+		sdev->db.left_to_trap[reg] = 0;
+		return false;
+	}
+	sdev->db.left_to_trap[reg] = mark;
+	atomic64_inc(&sdev->db.left_by_looks);
+	return true;
 }

@@ -459,6 +459,8 @@ struct sim_ah *sim_ah_get(struct sim_dev *sdev, u32 id)
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion
+ *
+ * Context: a thread or the trap (no allocation, no lock).
  */
 void sim_ws_node(struct sim_dev *sdev, const __le64 *wqe,
 		 struct sim_cqp_result *res)

@@ -78,6 +78,8 @@ bool sim_regs_cqp_ctx(struct sim_dev *sdev)
 	high = sim_rd32(sdev, IRDMA_PFPE_CCQPHIGH);
 	if ((low || high) && !sdev->cqp.up && READ_ONCE(sdev->cqp_cleanup_due))
 		return false;
+	if (sim_doorbell_leave(sdev, SIM_TRAP_CCQPLOW, low, sdev->ccqp_looked_ns, looked))
+		return false;
 	/* The trap's time, unless older than a look that found nothing. */
 	since = max(sim_doorbell_take(sdev, SIM_TRAP_CCQPLOW), sdev->ccqp_looked_ns);
 	trace_irdma_sim_reg(sdev->id, IRDMA_PFPE_CCQPHIGH, high);

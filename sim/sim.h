@@ -55,6 +55,9 @@ struct seq_file;
  * @batch_end: head the current batch of rung WQEs runs to
  * @batch_since: when the batch was rung (or last known not yet rung)
  * @looked_ns: when the engine last found CQPDB with nothing new
+ * @picked_ns: when the engine took up the WQE it executes
+ * @batch_trapped: the batch's CQPDB write was trapped (@batch_since is the
+ *	trap's time, not a look's)
  * @notify_due: a CCQ completion owes the CCQ's CEQ an event
  */
 struct sim_cqp {
@@ -380,7 +383,10 @@ enum sim_trap_reg {
  * @fast: CQP WQEs executed right in the trap
  * @found: batches of CQP WQEs found by looking, their CQPDB write not
  *	trapped (or not yet, when a thread looked first)
+ * @left_by_looks: writes threads found before their trap and left to it
  * @rung_head: the CQPDB value the last trapped CQPDB write wrote, plus 1
+ * @left_to_trap: per register, the write a thread found before its trap and left
+ *	to it (the value, with bit 32 set), or 0
  * @left: trapped CQPDB writes whose WQEs the trap left to a thread (one
  *	needed a thread, or the CQP lock stayed taken)
  * @user_traps: user space's WQE_ALLOC writes trapped (userdb.c)
@@ -395,7 +401,9 @@ struct sim_doorbell {
 	atomic64_t fast;
 	atomic64_t left;
 	atomic64_t found;
+	atomic64_t left_by_looks;
 	u32 rung_head;
+	u64 left_to_trap[SIM_TRAPS];
 	atomic64_t user_traps;
 	atomic64_t user_watches;
 };
@@ -756,6 +764,8 @@ void sim_doorbell_init(struct sim_dev *sdev);
 void sim_doorbell_arm(struct sim_dev *sdev);
 void sim_doorbell_disarm(struct sim_dev *sdev);
 u64 sim_doorbell_take(struct sim_dev *sdev, enum sim_trap_reg reg);
+bool sim_doorbell_leave(struct sim_dev *sdev, enum sim_trap_reg reg, u32 val,
+			u64 looked, u64 now);
 
 /* userdb.c */
 void sim_userdb_init(void);
