@@ -147,6 +147,20 @@ static void sim_engine_idle(struct sim_dev *sdev, int seen,
 	__set_current_state(TASK_RUNNING);
 }
 
+/*
+ * An empty step takes tens of microseconds; one that took over a
+ * millisecond lost its CPU meanwhile (the thread runs above every normal
+ * task): the host's doing, under emulation. Counted, so that slow answers
+ * can be told from a CPU that was not running. Under the engine lock.
+ */
+static void sim_engine_note_stall(struct sim_dev *sdev, u64 ns)
+{
+	if (ns < NSEC_PER_MSEC)
+		return;
+	sdev->stats.stalls++;
+	sdev->stats.stall_max_ns = max(sdev->stats.stall_max_ns, ns);
+}
+
 static int sim_engine_thread(void *data)
 {
 	struct sim_dev *sdev = data;
@@ -159,7 +173,11 @@ static int sim_engine_thread(void *data)
 		/* One thread at a time does the work; the others stand by. */
 		work = false;
 		if (mutex_trylock(&sdev->engine_lock)) {
+			u64 start = ktime_get_ns();
+
 			work = sim_engine_step(sdev);
+			if (!work)
+				sim_engine_note_stall(sdev, ktime_get_ns() - start);
 			mutex_unlock(&sdev->engine_lock);
 		}
 		if (work) {

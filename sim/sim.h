@@ -313,6 +313,9 @@ struct sim_hmc {
  * @faults_injected: CQP commands failed on request
  * @ud_dropped: UD datagrams nobody took (no QP, Q_Key, no receive posted)
  * @cq_overflows: completions lost to a full or missing CQ
+ * @stalls: engine steps that found nothing yet took over 1 ms: the thread's
+ *	CPU was taken from it (by the host, under emulation, or interrupts)
+ * @stall_max_ns: the longest such step
  */
 struct sim_stats {
 	u64 cqp_ops;
@@ -322,6 +325,8 @@ struct sim_stats {
 	u64 faults_injected;
 	u64 ud_dropped;
 	u64 cq_overflows;
+	u64 stalls;
+	u64 stall_max_ns;
 };
 
 /* Kinds of answers whose response time is recorded (latency.c). */

@@ -58,5 +58,5 @@ expect_eq "probes that timed out" \
 	"$(dmesg | tail -n +$((start + 1)) | grep -c 'failed with error -110')" 0
 echo "--- the simulator's response times over the 50 bring-ups"
 cat "$dbg/latency"
-grep -E 'doorbells_trapped|cqp_ops_in_trap|traps_leaving_work|found_by_looking|left_to_their_trap|trapped_regs' "$dbg/stats"
+grep -E 'doorbells_trapped|cqp_ops_in_trap|traps_leaving_work|found_by_looking|left_to_their_trap|engine_stall|trapped_regs' "$dbg/stats"
 unload_stack

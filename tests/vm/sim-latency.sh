@@ -15,7 +15,7 @@ dbg=$SIM_DBG/$SIM_FN
 show() {
 	echo "--- $1"
 	sed 's/^/    /' "$dbg/latency"
-	grep -E 'doorbells_trapped|cqp_ops_in_trap|traps_leaving_work|found_by_looking|left_to_their_trap|trapped_regs' "$dbg/stats" | tr '\n' ' '
+	grep -E 'doorbells_trapped|cqp_ops_in_trap|traps_leaving_work|found_by_looking|left_to_their_trap|engine_stall|trapped_regs' "$dbg/stats" | tr '\n' ' '
 	echo
 	echo 0 >"$dbg/latency"
 }
