@@ -347,7 +347,7 @@ static void sim_cqp_complete(struct sim_dev *sdev, u32 idx, u8 op,
 	struct sim_cq *ccq = sim_cq_find(sdev, 0);
 	u32 tail = FIELD_PREP(IRDMA_CQPTAIL_WQTAIL, cqp->tail);
 	bool notify = false;
-	u64 cqe[4] = {};
+	u64 cqe[4] = {}, since;
 
 	lockdep_assert_held(&sdev->cqp_lock);
 	sdev->stats.cqp_ops++;
@@ -375,11 +375,14 @@ static void sim_cqp_complete(struct sim_dev *sdev, u32 idx, u8 op,
 	 * A command held back on request took what it was asked to take; the
 	 * WQEs behind it are timed from its completion.
 	 */
-	if (res->held)
+	if (res->held) {
 		cqp->batch_since = sim_lat_now();
-	else
-		sim_lat_record(sdev, SIM_LAT_CQP_CMD, sim_cqp_batch_start(sdev),
-			       cqp->picked_ns, op, cqp->batch_trapped);
+		return;
+	}
+	/* Before batch_trapped is read: it may set it. */
+	since = sim_cqp_batch_start(sdev);
+	sim_lat_record(sdev, SIM_LAT_CQP_CMD, since, cqp->picked_ns, op,
+		       cqp->batch_trapped);
 }
 
 /* Move past the WQE at the tail. */
