@@ -311,6 +311,7 @@ static void irdma_bringup_look_before_trap_test(struct kunit *test)
 	struct sim_dev *sdev;
 	struct irdma_fn *fn;
 	u32 tail, idx;
+	s64 left;
 	bool ran;
 	int err;
 
@@ -322,6 +323,8 @@ static void irdma_bringup_look_before_trap_test(struct kunit *test)
 	cmd.q[3] = FIELD_PREP(IRDMA_CQPSQ_OPCODE, IRDMA_CQPOP_NOP);
 
 	mutex_lock(&sdev->engine_lock);
+	/* Bring-up's looks may have left writes to their traps already. */
+	left = atomic64_read(&sdev->db.left_by_looks);
 	tail = sim_rd32(sdev, IRDMA_PFPE_CQPTAIL);
 	spin_lock_irqsave(&fn->cqp.lock, flags);
 	dr7 = local_db_save();
@@ -343,7 +346,7 @@ static void irdma_bringup_look_before_trap_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, err, 0);
 	KUNIT_EXPECT_TRUE(test, ran);
 	KUNIT_EXPECT_NE(test, sim_rd32(sdev, IRDMA_PFPE_CQPTAIL), tail);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&sdev->db.left_by_looks), 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&sdev->db.left_by_looks), left + 1);
 #else
 	kunit_skip(test, "x86 debug registers only");
 #endif
