@@ -12,7 +12,8 @@ obj-$(CONFIG_INFINIBAND_IRDMA) += irdma.o
 
 irdma-y := main.o hw.o ctrl.o ctrl_qp.o ctrl_srq.o ctrl_mem.o hmc.o pble.o utils.o uk.o \
 	verbs.o verbs_cq.o verbs_qp.o verbs_post.o verbs_mr.o verbs_ah.o \
-	verbs_stats.o verbs_srq.o verbs_push.o verbs_mcast.o verbs_user.o
+	verbs_stats.o verbs_srq.o verbs_push.o verbs_mcast.o verbs_user.o \
+	verbs_iwcm.o
 irdma-$(CONFIG_ICE) += bind_ice.o
 irdma-$(CONFIG_I40E) += bind_i40e.o
 irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/uk_test.o \
@@ -20,7 +21,8 @@ irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/uk_test.o \
 
 # Bring-up against the simulator: both built in, as in the KUnit kernel.
 ifeq ($(CONFIG_INFINIBAND_IRDMA)$(CONFIG_INFINIBAND_IRDMA_SIM),yy)
-irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/bringup_test.o kunit/qp_test.o
+irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/bringup_test.o kunit/qp_test.o \
+	kunit/iwcm_test.o
 endif
 
 ifneq ($(CONFIG_INFINIBAND_IRDMA_SIM),)

@@ -595,6 +595,8 @@ struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res)
 	fn->hw = res->hw_addr;
 	fn->max_pd = IRDMA_MAX_PDS;
 	ida_init(&fn->pd_ids);
+	spin_lock_init(&fn->orphan_lock);
+	INIT_LIST_HEAD(&fn->orphan_umems);
 	xa_init_flags(&fn->cq_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fn->qp_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fn->srq_table, XA_FLAGS_ALLOC1);

@@ -350,6 +350,9 @@ enum irdma_init_step {
  * @max_pd: protection domains the function offers
  * @orphans: memory the hardware may still own (its destroy failed)
  * @orphan_count: entries in @orphans
+ * @orphan_lock: @orphans and @orphan_umems
+ * @orphan_umems: pinned user memory the hardware may still write (the
+ *	destroy of the queue on it failed)
  * @cq_table: live CQs by number
  * @cq_next: where the search for a free CQ number starts
  * @cq_gen: creation count, so a CQ number's reuse is told apart
@@ -394,6 +397,8 @@ struct irdma_fn {
 	u32 max_pd;
 	struct irdma_dma_mem orphans[IRDMA_MAX_ORPHANS];
 	u32 orphan_count;
+	spinlock_t orphan_lock; /* @orphans, @orphan_umems */
+	struct list_head orphan_umems;
 	struct xarray cq_table;
 	u32 cq_next;
 	u32 cq_gen;
@@ -436,6 +441,9 @@ int irdma_dma_outstanding(void);
 void irdma_dma_release(struct irdma_fn *fn, struct irdma_dma_mem *mem,
 		       bool hw_done);
 void irdma_dma_free_orphans(struct irdma_fn *fn, bool hw_down);
+struct ib_umem;
+void irdma_umem_release(struct irdma_fn *fn, struct ib_umem *umem,
+			bool hw_done);
 
 /* hw.c */
 struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res);

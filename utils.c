@@ -9,6 +9,7 @@
  */
 #include <linux/bitfield.h>
 #include <linux/delay.h>
+#include <rdma/ib_umem.h>
 
 #include "main.h"
 
@@ -29,6 +30,12 @@ struct irdma_cqp_request {
 
 /* Coherent DMA blocks the driver holds, all functions together. */
 static atomic_t irdma_dma_blocks = ATOMIC_INIT(0);
+
+/* Pinned user memory kept from a failed destroy. */
+struct irdma_umem_orphan {
+	struct list_head list;
+	struct ib_umem *umem;
+};
 
 /**
  * irdma_dma_outstanding - coherent DMA blocks the driver holds
@@ -94,6 +101,7 @@ void irdma_dma_release(struct irdma_fn *fn, struct irdma_dma_mem *mem,
 		irdma_dma_free(fn, mem);
 		return;
 	}
+	spin_lock(&fn->orphan_lock);
 	if (fn->orphan_count < IRDMA_MAX_ORPHANS) {
 		fn->orphans[fn->orphan_count++] = *mem;
 	} else {
@@ -101,6 +109,7 @@ void irdma_dma_release(struct irdma_fn *fn, struct irdma_dma_mem *mem,
 			 mem->size);
 		atomic_dec(&irdma_dma_blocks);
 	}
+	spin_unlock(&fn->orphan_lock);
 	mem->va = NULL;
 }
 
@@ -114,6 +123,7 @@ void irdma_dma_release(struct irdma_fn *fn, struct irdma_dma_mem *mem,
  */
 void irdma_dma_free_orphans(struct irdma_fn *fn, bool hw_down)
 {
+	struct irdma_umem_orphan *orphan, *next;
 	u32 i;
 
 	if (fn->orphan_count && !hw_down)
@@ -126,6 +136,43 @@ void irdma_dma_free_orphans(struct irdma_fn *fn, bool hw_down)
 			atomic_dec(&irdma_dma_blocks);
 	}
 	fn->orphan_count = 0;
+
+	if (!hw_down && !list_empty(&fn->orphan_umems))
+		dev_warn(fn->res.dev, "leaking user pages the device may still write\n");
+	list_for_each_entry_safe(orphan, next, &fn->orphan_umems, list) {
+		list_del(&orphan->list);
+		if (hw_down)
+			ib_umem_release(orphan->umem);
+		kfree(orphan);
+	}
+}
+
+/**
+ * irdma_umem_release - unpin user memory the hardware may still write
+ * @fn: the function
+ * @umem: the memory (NULL: none)
+ * @hw_done: the hardware let go of it
+ *
+ * Memory the device may still write stays pinned until the CQP is known
+ * to be down (irdma_dma_free_orphans()), or for good if it never is.
+ */
+void irdma_umem_release(struct irdma_fn *fn, struct ib_umem *umem,
+			bool hw_done)
+{
+	struct irdma_umem_orphan *orphan;
+
+	if (!umem || hw_done) {
+		ib_umem_release(umem);
+		return;
+	}
+	/* Without a note of them, the pages stay pinned for good. */
+	orphan = kmalloc(sizeof(*orphan), GFP_KERNEL);
+	if (!orphan)
+		return;
+	orphan->umem = umem;
+	spin_lock(&fn->orphan_lock);
+	list_add_tail(&orphan->list, &fn->orphan_umems);
+	spin_unlock(&fn->orphan_lock);
 }
 
 /* Before the CCQ: the command is done when CQPTAIL moves. */

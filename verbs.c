@@ -546,6 +546,7 @@ static void irdma_init_iw_device(struct irdma_device *iwdev)
 	addrconf_addr_eui48((u8 *)&iwdev->ibdev.node_guid, netdev->dev_addr);
 	memcpy(iwdev->ibdev.iw_ifname, netdev->name, sizeof(iwdev->ibdev.iw_ifname));
 	ib_set_device_ops(&iwdev->ibdev, &irdma_ops_iwarp);
+	irdma_set_iw_cm_ops(&iwdev->ibdev);
 }
 
 static void irdma_init_rdma_device(struct irdma_device *iwdev)

@@ -63,6 +63,7 @@ struct irdma_cq_buf {
  * @ring: the current ring's memory (kernel CQs)
  * @shadow: the shadow area's memory (kernel CQs)
  * @lock: consumption, arming and the list of old rings
+ * @resize_mutex: one resize at a time
  * @resize_list: old rings still holding completions
  * @retired: old rings drained, waiting to be freed in process context
  * @free_work: frees @retired
@@ -72,6 +73,8 @@ struct irdma_cq_buf {
  * @refs: holders besides the owner (event delivery)
  * @unused: the last reference went away
  * @user: a user-space CQ (its provider polls and arms it)
+ * @user_ring: a user CQ's ring registration
+ * @user_shadow: a user CQ's shadow area registration
  */
 struct irdma_cq {
 	struct ib_cq ibcq;
@@ -80,6 +83,7 @@ struct irdma_cq {
 	struct irdma_dma_mem ring;
 	struct irdma_dma_mem shadow;
 	spinlock_t lock; /* the rings, arming and @resize_list */
+	struct mutex resize_mutex; /* resizes */
 	struct list_head resize_list;
 	struct list_head retired;
 	struct work_struct free_work;
@@ -89,6 +93,8 @@ struct irdma_cq {
 	refcount_t refs;
 	struct completion unused;
 	bool user;
+	struct irdma_mr *user_ring;
+	struct irdma_mr *user_shadow;
 };
 
 /**
@@ -121,6 +127,7 @@ struct irdma_cq {
  * @refs: holders of the QP besides its owner
  * @unused: the last reference went away
  * @user: a user-space QP (its rings are the provider's)
+ * @user_rings: a user QP's rings' registration
  * @user_sq_size: a user QP's SQ in WQEs of the largest size
  * @user_rq_size: a user QP's RQ in WQEs
  * @srq: the shared receive queue its receives come from (NULL: its own RQ)
@@ -155,6 +162,7 @@ struct irdma_qp {
 	refcount_t refs;
 	struct completion unused;
 	bool user;
+	struct irdma_mr *user_rings;
 	u32 user_sq_size;
 	u32 user_rq_size;
 	struct irdma_srq *srq;
@@ -222,9 +230,12 @@ struct irdma_ah {
  * @reg_type: what user memory registers (enum irdma_memreg_type)
  * @user_base: the user address of a queue registration
  * @reg_list: entry in its context's queue registrations
+ * @ring_pages: pages of a queue's rings (a CQ's ring, a QP's SQ and RQ)
  * @sq_pages: pages of a QP's SQ
+ * @rq_pages: pages of a QP's RQ
  * @rq_page: the first page of a QP's RQ
  * @shadow: a QP's shadow area
+ * @in_use: a queue lives on this queue registration
  */
 struct irdma_mr {
 	struct ib_mr ibmr;
@@ -239,9 +250,12 @@ struct irdma_mr {
 	u8 reg_type;
 	u64 user_base;
 	struct list_head reg_list;
+	u32 ring_pages;
 	u32 sq_pages;
+	u32 rq_pages;
 	u64 rq_page;
 	u64 shadow;
+	bool in_use;
 };
 
 /**
@@ -366,6 +380,8 @@ int irdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		   int attr_mask, struct ib_qp_init_attr *init_attr);
 int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
 void irdma_qp_sw_flush_kick(struct irdma_qp *qp);
+struct irdma_qp *irdma_qp_get_live(struct irdma_fn *fn, u32 qp_id);
+void irdma_qp_put(struct irdma_qp *qp);
 void irdma_qp_async_event(struct irdma_fn *fn, u32 qp_id, u16 code, u8 source,
 			  u32 wqe_idx);
 
@@ -382,6 +398,7 @@ void irdma_srq_caps(struct irdma_fn *fn);
 void irdma_srq_event(struct irdma_fn *fn, u32 srq_id);
 void irdma_srq_release(struct irdma_srq *srq, u32 count);
 void irdma_set_srq_ops(struct ib_device *ibdev);
+void irdma_set_iw_cm_ops(struct ib_device *ibdev);
 void irdma_srq_query_device(struct irdma_fn *fn, struct ib_device_attr *props);
 
 /* verbs_push.c */
@@ -415,10 +432,13 @@ int irdma_hwreg_mr(struct irdma_fn *fn, struct irdma_mr *mr,
 /* verbs_user.c */
 struct ib_mr *irdma_reg_user_mr(struct ib_pd *pd, u64 start, u64 len, u64 virt,
 				int access, struct ib_udata *udata);
-void irdma_dereg_user_queue(struct irdma_mr *mr, struct ib_udata *udata);
-int irdma_user_cq_rings(struct ib_udata *udata, struct irdma_cq_hw_info *hw);
+int irdma_dereg_user_queue(struct irdma_mr *mr, struct ib_udata *udata);
+void irdma_queue_reg_release(struct irdma_fn *fn, struct irdma_mr *mr,
+			     bool hw_done);
+int irdma_user_cq_rings(struct ib_udata *udata, struct irdma_cq *cq);
 int irdma_user_cq_resize_ring(struct ib_udata *udata,
-			      struct irdma_cq_hw_info *hw);
+			      struct irdma_cq_hw_info *hw,
+			      struct irdma_mr **new_ring);
 int irdma_setup_umode_qp(struct ib_udata *udata, struct irdma_qp *qp,
 			 struct ib_qp_init_attr *init_attr);
 int irdma_dealloc_mw(struct ib_mw *ibmw);

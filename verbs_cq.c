@@ -117,12 +117,23 @@ static void irdma_cq_publish(struct irdma_cq *cq)
 static void irdma_cq_init_sw(struct irdma_cq *cq)
 {
 	spin_lock_init(&cq->lock);
+	mutex_init(&cq->resize_mutex);
 	INIT_LIST_HEAD(&cq->resize_list);
 	INIT_LIST_HEAD(&cq->retired);
 	INIT_WORK(&cq->free_work, irdma_cq_free_retired);
 	INIT_LIST_HEAD(&cq->sw_cqes);
 	refcount_set(&cq->refs, 0);
 	init_completion(&cq->unused);
+}
+
+/* A user CQ lets go of the memory its provider registered for it. */
+static void irdma_cq_release_user_rings(struct irdma_fn *fn,
+					struct irdma_cq *cq, bool hw_done)
+{
+	irdma_queue_reg_release(fn, cq->user_ring, hw_done);
+	irdma_queue_reg_release(fn, cq->user_shadow, hw_done);
+	cq->user_ring = NULL;
+	cq->user_shadow = NULL;
 }
 
 /*
@@ -137,19 +148,20 @@ static int irdma_create_user_cq(struct ib_cq *ibcq,
 	struct irdma_cq *cq = to_iwcq(ibcq);
 	struct irdma_create_cq_resp resp = {};
 	struct irdma_cqp_wqe cmd;
+	bool hw_done = true;
 	int err;
 
 	if (udata->outlen < offsetofend(struct irdma_create_cq_resp, cq_size))
 		return -EINVAL;
 	irdma_cq_init_sw(cq);
 	cq->user = true;
-	err = irdma_user_cq_rings(udata, &cq->hw);
+	cq->hw.size = max(attr->cqe, 4);
+	err = irdma_user_cq_rings(udata, cq);
 	if (err)
 		return err;
 	err = irdma_cq_alloc_id(fn, cq);
 	if (err)
-		return err;
-	cq->hw.size = max(attr->cqe, 4);
+		goto release;
 	cq->hw.ctx = irdma_cq_ctx(cq->hw.id, ++fn->cq_gen);
 	cq->hw.ceq_id = attr->comp_vector < fn->ceq_count ? attr->comp_vector : 0;
 	cq->hw.ceq_valid = true;
@@ -160,13 +172,15 @@ static int irdma_create_user_cq(struct ib_cq *ibcq,
 
 	irdma_build_create_cq(&cmd, &cq->hw);
 	err = irdma_cqp_exec(fn, &cmd, NULL);
-	if (err)
+	if (err) {
+		hw_done = err != -ETIMEDOUT;
 		goto free_id;
+	}
 	resp.cq_id = cq->hw.id;
 	resp.cq_size = cq->hw.size;
 	if (ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen))) {
 		irdma_build_destroy_cq(&cmd, &cq->hw);
-		irdma_cqp_exec(fn, &cmd, NULL);
+		hw_done = !irdma_cqp_exec(fn, &cmd, NULL);
 		err = -EPROTO;
 		goto free_id;
 	}
@@ -175,6 +189,8 @@ static int irdma_create_user_cq(struct ib_cq *ibcq,
 
 free_id:
 	xa_erase_irq(&fn->cq_table, cq->hw.id);
+release:
+	irdma_cq_release_user_rings(fn, cq, hw_done);
 	return err;
 }
 
@@ -200,7 +216,8 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 
 	if (attr->flags)
 		return -EOPNOTSUPP;
-	if (udata && udata->inlen)
+	/* A user request without its rings is refused, not given kernel memory. */
+	if (udata)
 		return irdma_create_user_cq(ibcq, attr, udata);
 	if (attr->cqe < 1 || attr->cqe > iwdev->ibdev.attrs.max_cqe)
 		return -EINVAL;
@@ -293,6 +310,7 @@ int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 		kfree(swc);
 	}
 	irdma_cq_free_rsrc(fn, cq, hw_done);
+	irdma_cq_release_user_rings(fn, cq, hw_done);
 	return 0;
 }
 
@@ -306,6 +324,7 @@ static int irdma_resize_user_cq(struct irdma_cq *cq, int entries,
 	const size_t min_req = offsetofend(struct irdma_resize_cq_req, user_cq_buffer);
 	struct irdma_fn *fn = &to_iwdev(cq->ibcq.device)->fn;
 	struct irdma_cq_hw_info hw = cq->hw;
+	struct irdma_mr *ring = NULL;
 	struct irdma_cqp_wqe cmd;
 	int err;
 
@@ -314,34 +333,28 @@ static int irdma_resize_user_cq(struct irdma_cq *cq, int entries,
 	if (entries > cq->ibcq.device->attrs.max_cqe)
 		return -EINVAL;
 	hw.size = max(entries, 4);
-	err = irdma_user_cq_resize_ring(udata, &hw);
+	err = irdma_user_cq_resize_ring(udata, &hw, &ring);
 	if (err)
 		return err;
 	irdma_build_resize_cq(&cmd, &hw);
 	err = irdma_cqp_exec(fn, &cmd, NULL);
-	if (err)
+	if (err) {
+		irdma_queue_reg_release(fn, ring, err != -ETIMEDOUT);
 		return err;
+	}
+	/* The hardware writes the new ring only: the old one may go. */
+	irdma_queue_reg_release(fn, cq->user_ring, true);
+	cq->user_ring = ring;
 	cq->hw = hw;
 	cq->ibcq.cqe = hw.size - 1;
 	return 0;
 }
 
-/**
- * irdma_resize_cq - move a CQ to a ring of another size
- * @ibcq: the CQ
- * @entries: completions the CQ is to hold
- * @udata: user-space request (not for kernel CQs)
- *
- * Completions already in the old ring are still delivered, before those
- * of the new one.
- *
- * Return: 0, -EOPNOTSUPP without the hardware feature or for user CQs,
- * -EINVAL for a size out of range, -ENOMEM, or the CQP's error.
- */
-int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
+/* A kernel CQ moves to a ring the driver allocates. */
+static int irdma_resize_kernel_cq(struct irdma_cq *cq, int entries)
 {
-	struct irdma_fn *fn = &to_iwdev(ibcq->device)->fn;
-	struct irdma_cq *cq = to_iwcq(ibcq);
+	struct irdma_fn *fn = &to_iwdev(cq->ibcq.device)->fn;
+	struct ib_cq *ibcq = &cq->ibcq;
 	struct irdma_cq_hw_info hw = cq->hw;
 	struct irdma_dma_mem mem = {};
 	struct irdma_cq_buf *old;
@@ -350,10 +363,6 @@ int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
 	u32 slots;
 	int err;
 
-	if (!(fn->uk_attrs.feature_flags & IRDMA_FEATURE_CQ_RESIZE))
-		return -EOPNOTSUPP;
-	if (cq->user)
-		return irdma_resize_user_cq(cq, entries, udata);
 	if (entries < 1 || entries > to_iwdev(ibcq->device)->ibdev.attrs.max_cqe)
 		return -EINVAL;
 	slots = irdma_cq_slots(fn, entries);
@@ -391,6 +400,36 @@ free_mem:
 	irdma_dma_release(fn, &mem, err != -ETIMEDOUT);
 free_old:
 	kfree(old);
+	return err;
+}
+
+/**
+ * irdma_resize_cq - move a CQ to a ring of another size
+ * @ibcq: the CQ
+ * @entries: completions the CQ is to hold
+ * @udata: user-space request (not for kernel CQs)
+ *
+ * Completions already in the old ring are still delivered, before those
+ * of the new one.
+ *
+ * Return: 0, -EOPNOTSUPP without the hardware feature or for user CQs,
+ * -EINVAL for a size out of range, -ENOMEM, or the CQP's error.
+ */
+int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
+{
+	struct irdma_fn *fn = &to_iwdev(ibcq->device)->fn;
+	struct irdma_cq *cq = to_iwcq(ibcq);
+	int err;
+
+	if (!(fn->uk_attrs.feature_flags & IRDMA_FEATURE_CQ_RESIZE))
+		return -EOPNOTSUPP;
+	/* One resize at a time: each starts from the ring the last one left. */
+	mutex_lock(&cq->resize_mutex);
+	if (cq->user)
+		err = irdma_resize_user_cq(cq, entries, udata);
+	else
+		err = irdma_resize_kernel_cq(cq, entries);
+	mutex_unlock(&cq->resize_mutex);
 	return err;
 }
 

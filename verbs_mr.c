@@ -254,9 +254,10 @@ int irdma_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 /**
  * irdma_dereg_mr - release a memory region
  * @ibmr: the region
- * @udata: user-space context (unused)
+ * @udata: user-space context (that of a queue registration)
  *
- * Return: 0, or the CQP's error, in which case the region stays.
+ * Return: 0, -EBUSY for the registration of a live queue's rings, or
+ * the CQP's error; on an error the region stays.
  */
 int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
@@ -266,8 +267,10 @@ int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	int err;
 
 	/* Queue registrations have no key: they only described rings. */
-	if (mr->umem && mr->reg_type != IRDMA_MEMREG_TYPE_MEM) {
-		irdma_dereg_user_queue(mr, udata);
+	if (mr->reg_type != IRDMA_MEMREG_TYPE_MEM) {
+		err = irdma_dereg_user_queue(mr, udata);
+		if (err)
+			return err;
 		ib_umem_release(mr->umem);
 		kfree(mr);
 		return 0;

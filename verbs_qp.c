@@ -229,16 +229,46 @@ static void irdma_free_qp_rsrc(struct irdma_qp *qp, bool hw_done)
 
 	irdma_dma_release(fn, &qp->queues, hw_done);
 	irdma_dma_release(fn, &qp->ctx, hw_done);
+	irdma_queue_reg_release(fn, qp->user_rings, hw_done);
+	qp->user_rings = NULL;
 	kfree(qp->sq_wr);
 	kfree(qp->rq_wr_id);
 	qp->sq_wr = NULL;
 	qp->rq_wr_id = NULL;
 }
 
-static void irdma_qp_put(struct irdma_qp *qp)
+/**
+ * irdma_qp_put - drop a reference to a QP
+ * @qp: the QP; its destroy waits for the last reference
+ */
+void irdma_qp_put(struct irdma_qp *qp)
 {
 	if (refcount_dec_and_test(&qp->refs))
 		complete(&qp->unused);
+}
+
+/**
+ * irdma_qp_get_live - find a QP by number and hold it
+ * @fn: the function
+ * @qp_id: the QP's number
+ *
+ * A QP being destroyed is no longer found: destroy takes it out of the
+ * table before it drops its own reference.
+ *
+ * Context: any; takes the table's lock with interrupts saved.
+ * Return: the QP, held (release with irdma_qp_put()), or NULL.
+ */
+struct irdma_qp *irdma_qp_get_live(struct irdma_fn *fn, u32 qp_id)
+{
+	struct irdma_qp *qp;
+	unsigned long flags;
+
+	xa_lock_irqsave(&fn->qp_table, flags);
+	qp = xa_load(&fn->qp_table, qp_id);
+	if (qp && !refcount_inc_not_zero(&qp->refs))
+		qp = NULL;
+	xa_unlock_irqrestore(&fn->qp_table, flags);
+	return qp;
 }
 
 static void irdma_qp_ctx_sync(struct irdma_qp *qp)
@@ -790,16 +820,21 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		irdma_qp_flush(qp);
 	mutex_unlock(&qp->mutex);
 
+	/*
+	 * No new event finds the QP; those already found hold it, and their
+	 * work runs to its end (cancelling it would lose the reference it
+	 * holds). Only then can nothing arm the flush work again.
+	 */
 	xa_erase_irq(&fn->qp_table, qp->id);
-	cancel_work_sync(&qp->ae_work);
+	irdma_qp_put(qp);
+	wait_for_completion(&qp->unused);
+	flush_work(&qp->ae_work);
 	cancel_delayed_work_sync(&qp->flush_work);
 	if (!qp->user) {
 		irdma_clean_cqes(qp, qp->send_cq);
 		if (qp->recv_cq != qp->send_cq)
 			irdma_clean_cqes(qp, qp->recv_cq);
 	}
-	irdma_qp_put(qp);
-	wait_for_completion(&qp->unused);
 
 	irdma_push_mmap_remove(qp);
 	hw_done = _irdma_destroy_qp(qp);
@@ -993,11 +1028,7 @@ void irdma_qp_async_event(struct irdma_fn *fn, u32 qp_id, u16 code, u8 source,
 	unsigned long flags;
 	u16 flush;
 
-	xa_lock_irqsave(&fn->qp_table, flags);
-	qp = xa_load(&fn->qp_table, qp_id);
-	if (qp && !refcount_inc_not_zero(&qp->refs))
-		qp = NULL;
-	xa_unlock_irqrestore(&fn->qp_table, flags);
+	qp = irdma_qp_get_live(fn, qp_id);
 	if (!qp)
 		return;
 

@@ -144,7 +144,8 @@ static int irdma_region_pbles(struct irdma_fn *fn, struct irdma_mr *mr,
  * @va: the address user space registered the ring at
  * @list: the context's registrations of that queue type
  *
- * A registration serves one queue: it leaves the list here.
+ * A registration serves one queue: it leaves the list here, and cannot
+ * be deregistered until the queue lets go of it.
  *
  * Context: the list's lock held.
  * Return: the registration, or NULL.
@@ -156,23 +157,49 @@ static struct irdma_mr *irdma_get_pbl(u64 va, struct list_head *list)
 	list_for_each_entry(mr, list, reg_list) {
 		if (mr->user_base == va) {
 			list_del_init(&mr->reg_list);
+			mr->in_use = true;
 			return mr;
 		}
 	}
 	return NULL;
 }
 
-/**
- * irdma_del_memlist - take a queue registration off its context's list
- * @mr: the registration
- * @uctx: the context
+/*
+ * A registration taken for a queue that was refused before the hardware
+ * saw it: free again, for another queue or its deregistration.
+ * Context: the list's lock held.
  */
-static void irdma_del_memlist(struct irdma_mr *mr, struct irdma_ucontext *uctx)
+static void irdma_unget_pbl(struct irdma_mr *mr, struct list_head *list)
 {
-	spin_lock(&uctx->reg_lock);
-	if (!list_empty(&mr->reg_list))
-		list_del_init(&mr->reg_list);
-	spin_unlock(&uctx->reg_lock);
+	if (!mr)
+		return;
+	mr->in_use = false;
+	list_add_tail(&mr->reg_list, list);
+}
+
+/**
+ * irdma_queue_reg_release - a queue lets go of a registration it used
+ * @fn: the function
+ * @mr: the registration (NULL: none)
+ * @hw_done: the hardware no longer uses the queue (its destroy, or the
+ *	resize away from the ring, succeeded)
+ *
+ * Its owner may deregister it from now on. Pages the device may still
+ * write stay pinned, and their PBLEs allocated, until the function is
+ * down (irdma_umem_release()).
+ */
+void irdma_queue_reg_release(struct irdma_fn *fn, struct irdma_mr *mr,
+			     bool hw_done)
+{
+	if (!mr)
+		return;
+	if (!hw_done) {
+		irdma_umem_release(fn, mr->umem, false);
+		mr->umem = NULL;
+		memset(&mr->pble, 0, sizeof(mr->pble));
+	}
+	/* The deregistration that sees this sees the memory let go. */
+	smp_store_release(&mr->in_use, false);
 }
 
 /* Queue registrations: where the rings and the shadow area are. */
@@ -197,7 +224,9 @@ static int irdma_handle_q_mem(struct irdma_fn *fn, struct irdma_mr *mr,
 	err = irdma_setup_pbles(fn, mr, addrs, max(ring, 1U), PAGE_SIZE, true);
 	if (err)
 		goto out;
+	mr->ring_pages = max(ring, 1U);
 	mr->sq_pages = qp ? req->sq_pages : 0;
+	mr->rq_pages = qp ? req->rq_pages : 0;
 	mr->rq_page = qp && req->sq_pages < n ? addrs[req->sq_pages] : 0;
 	mr->shadow = shadow_follows ? addrs[ring] : 0;
 	spin_lock(&uctx->reg_lock);
@@ -270,6 +299,10 @@ struct ib_mr *irdma_reg_user_mr(struct ib_pd *pd, u64 start, u64 len, u64 virt,
 	if (req.reg_type > IRDMA_MEMREG_TYPE_CQ)
 		return ERR_PTR(-EINVAL);
 
+	/* The device writes queue memory, whatever access was asked for. */
+	if (req.reg_type != IRDMA_MEMREG_TYPE_MEM)
+		access |= IB_ACCESS_LOCAL_WRITE;
+
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
@@ -301,25 +334,57 @@ struct ib_mr *irdma_reg_user_mr(struct ib_pd *pd, u64 start, u64 len, u64 virt,
  * irdma_dereg_user_queue - drop a queue registration
  * @mr: the registration
  * @udata: its user context
+ *
+ * Return: 0 (the caller unpins and frees it), or -EBUSY while a queue
+ * lives on it.
  */
-void irdma_dereg_user_queue(struct irdma_mr *mr, struct ib_udata *udata)
+int irdma_dereg_user_queue(struct irdma_mr *mr, struct ib_udata *udata)
 {
 	struct irdma_ucontext *uctx = rdma_udata_to_drv_context(udata,
 					struct irdma_ucontext, ibucontext);
+	bool busy;
 
-	irdma_del_memlist(mr, uctx);
+	spin_lock(&uctx->reg_lock);
+	/* Seeing it free is seeing what irdma_queue_reg_release() did. */
+	busy = smp_load_acquire(&mr->in_use);
+	if (!busy && !list_empty(&mr->reg_list))
+		list_del_init(&mr->reg_list);
+	spin_unlock(&uctx->reg_lock);
+	if (busy)
+		return -EBUSY;
 	irdma_pble_free(&to_iwdev(mr->ibmr.device)->fn, &mr->pble);
+	return 0;
+}
+
+/* @pages of ring hold @entries of @size bytes. */
+static bool irdma_ring_fits(u32 pages, u32 entries, u32 size)
+{
+	return (u64)entries * size <= (u64)pages << PAGE_SHIFT;
+}
+
+/* The hardware's view of a CQ ring registration. */
+static void irdma_cq_ring_hw(struct irdma_cq_hw_info *hw,
+			     const struct irdma_mr *ring)
+{
+	hw->virtual_map = ring->pble.level;
+	hw->ring_pa = ring->first_page;
+	hw->first_pble = ring->pble.idx;
+	hw->pbl_levels = ring->pble.level ? 1 : 0;
 }
 
 /**
- * irdma_user_cq_rings - where a user CQ's ring and shadow area are
+ * irdma_user_cq_rings - take a user CQ's ring and shadow area
  * @udata: the create request
- * @hw: filled in (ring, shadow, PBLEs)
+ * @cq: the CQ, its size set; its ring and shadow registrations, and
+ *	their addresses in its hardware info, are filled in
  *
- * Return: 0, -EINVAL for a short request, -EFAULT, or -EPROTO when the
- * ring (or the shadow area) was never registered.
+ * Both registrations serve the CQ until irdma_queue_reg_release().
+ *
+ * Return: 0, -EINVAL for a short request or a ring too small for the
+ * CQ's size, -EFAULT, or -EPROTO when the ring (or the shadow area) was
+ * never registered.
  */
-int irdma_user_cq_rings(struct ib_udata *udata, struct irdma_cq_hw_info *hw)
+int irdma_user_cq_rings(struct ib_udata *udata, struct irdma_cq *cq)
 {
 	struct irdma_ucontext *uctx = rdma_udata_to_drv_context(udata,
 					struct irdma_ucontext, ibucontext);
@@ -334,47 +399,58 @@ int irdma_user_cq_rings(struct ib_udata *udata, struct irdma_cq_hw_info *hw)
 	spin_lock(&uctx->reg_lock);
 	ring = irdma_get_pbl(req.user_cq_buf, &uctx->cq_regs);
 	shadow = irdma_get_pbl(req.user_shadow_area, &uctx->cq_regs);
-	if (!ring || !shadow) {
+	if (!ring || !shadow)
 		err = -EPROTO;
+	else if (!irdma_ring_fits(ring->ring_pages, cq->hw.size, IRDMA_CQE_SIZE))
+		err = -EINVAL;
+	if (err) {
+		irdma_unget_pbl(ring, &uctx->cq_regs);
+		irdma_unget_pbl(shadow, &uctx->cq_regs);
 	} else {
-		hw->shadow_pa = shadow->first_page;
-		hw->virtual_map = ring->pble.level;
-		hw->ring_pa = ring->first_page;
-		hw->first_pble = ring->pble.idx;
-		hw->pbl_levels = ring->pble.level ? 1 : 0;
+		irdma_cq_ring_hw(&cq->hw, ring);
+		cq->hw.shadow_pa = shadow->first_page;
+		cq->user_ring = ring;
+		cq->user_shadow = shadow;
 	}
 	spin_unlock(&uctx->reg_lock);
 	return err;
 }
 
 /**
- * irdma_user_cq_resize_ring - where a user CQ's new ring is
+ * irdma_user_cq_resize_ring - take a user CQ's new ring
  * @udata: the resize request
- * @hw: filled in (ring, PBLEs); the shadow area stays
+ * @hw: its new size set; filled in (ring, PBLEs); the shadow area stays
+ * @new_ring: returns the ring's registration, which serves the CQ once
+ *	the resize is done (release it if the resize fails)
  *
- * Return: 0, -EINVAL for a request that cannot be read, or -ENOMEM when
- * the ring was never registered.
+ * Return: 0, -EINVAL for a request that cannot be read or a ring too
+ * small for the new size, or -ENOMEM when the ring was never registered.
  */
 int irdma_user_cq_resize_ring(struct ib_udata *udata,
-			      struct irdma_cq_hw_info *hw)
+			      struct irdma_cq_hw_info *hw,
+			      struct irdma_mr **new_ring)
 {
 	struct irdma_ucontext *uctx = rdma_udata_to_drv_context(udata,
 					struct irdma_ucontext, ibucontext);
 	struct irdma_resize_cq_req req = {};
 	struct irdma_mr *ring;
+	int err = 0;
 
 	if (ib_copy_from_udata(&req, udata, min(sizeof(req), udata->inlen)))
 		return -EINVAL;
 	spin_lock(&uctx->reg_lock);
 	ring = irdma_get_pbl(req.user_cq_buffer, &uctx->cq_regs);
-	if (ring) {
-		hw->virtual_map = ring->pble.level;
-		hw->ring_pa = ring->first_page;
-		hw->first_pble = ring->pble.idx;
-		hw->pbl_levels = ring->pble.level ? 1 : 0;
+	if (!ring) {
+		err = -ENOMEM;
+	} else if (!irdma_ring_fits(ring->ring_pages, hw->size, IRDMA_CQE_SIZE)) {
+		irdma_unget_pbl(ring, &uctx->cq_regs);
+		err = -EINVAL;
+	} else {
+		irdma_cq_ring_hw(hw, ring);
+		*new_ring = ring;
 	}
 	spin_unlock(&uctx->reg_lock);
-	return ring ? 0 : -ENOMEM;
+	return err;
 }
 
 /**
@@ -405,8 +481,11 @@ static void irdma_setup_virt_qp(struct irdma_qp *qp, const struct irdma_mr *mr)
  * Providers that send raw capacities get the kernel's sizing; older ones
  * send the depths in WQEs of the largest size.
  *
- * Return: 0, -EINVAL for sizes beyond the hardware, -EFAULT, or -ENODATA
- * when the rings were never registered.
+ * The rings' registration serves the QP until irdma_queue_reg_release().
+ *
+ * Return: 0, -EINVAL for sizes beyond the hardware or beyond the pages
+ * registered for the rings, -EFAULT, or -ENODATA when the rings were
+ * never registered.
  */
 int irdma_setup_umode_qp(struct ib_udata *udata, struct irdma_qp *qp,
 			 struct ib_qp_init_attr *init_attr)
@@ -443,11 +522,20 @@ int irdma_setup_umode_qp(struct ib_udata *udata, struct irdma_qp *qp,
 
 	spin_lock(&uctx->reg_lock);
 	mr = irdma_get_pbl(req.user_wqe_bufs, &uctx->qp_regs);
-	if (mr)
+	if (!mr) {
+		err = -ENODATA;
+	} else if (!irdma_ring_fits(mr->sq_pages, sq_depth, IRDMA_WQE_QUANTUM_SIZE) ||
+		   (!init_attr->srq &&
+		    !irdma_ring_fits(mr->rq_pages, rq_depth, IRDMA_WQE_QUANTUM_SIZE))) {
+		irdma_unget_pbl(mr, &uctx->qp_regs);
+		err = -EINVAL;
+	} else {
 		irdma_setup_virt_qp(qp, mr);
+		qp->user_rings = mr;
+	}
 	spin_unlock(&uctx->reg_lock);
-	if (!mr)
-		return -ENODATA;
+	if (err)
+		return err;
 
 	qp->hw.sq_quanta = sq_depth;
 	qp->hw.rq_quanta = rq_depth;

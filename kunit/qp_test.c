@@ -6,6 +6,7 @@
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/kthread.h>
 #include <linux/scatterlist.h>
 #include <linux/stop_machine.h>
 #include <rdma/ib_cache.h>
@@ -13,6 +14,7 @@
 
 #include "../verbs.h"
 #include "../sim/irdma_sim.h"
+#include "../sim/sim.h"
 
 #define TEST_FN_ID	21
 #define TEST_BUF	8192
@@ -883,6 +885,265 @@ static void qp_env_send_check(struct kunit *test, struct qp_env *e)
 }
 
 /*
+ * Post @q (@quanta quanta, valid bits and all but the header's set here)
+ * on QP a as work request @wr_id, in room a legal send of as many quanta
+ * reserved, and ring.
+ */
+static void qp_env_post_raw(struct kunit *test, struct qp_env *e,
+			    const u64 *q, u32 quanta, u64 wr_id)
+{
+	struct irdma_qp *qp = to_iwqp(e->a);
+	struct irdma_sge sge[IRDMA_GEN2_MAX_WQ_FRAGS];
+	struct irdma_sq_post p = {
+		.wr_id = wr_id, .op = IRDMA_WQEOP_SEND, .signaled = true,
+		.imm_valid = true, .sg = sge,
+		/* An immediate and n fragments take 1 + (n + 1) / 2 quanta. */
+		.num_sg = 2 * (quanta - 1) - 1,
+	};
+	unsigned long flags;
+	__le64 *wqe;
+	u64 valid;
+	u32 i, idx, max_frags;
+	int err;
+
+	for (i = 0; i < p.num_sg; i++)
+		sge[i] = (struct irdma_sge){ e->dma[0], 8, e->pd->local_dma_lkey };
+	spin_lock_irqsave(&qp->lock, flags);
+	/* Room for 8 quanta takes more fragments than this QP was made for. */
+	max_frags = qp->uk.max_sq_frags;
+	qp->uk.max_sq_frags = p.num_sg;
+	err = irdma_uk_post_sq(&qp->uk, &p);
+	qp->uk.max_sq_frags = max_frags;
+	idx = (qp->uk.sq_ring.head + qp->uk.sq_ring.size - quanta) %
+	      qp->uk.sq_ring.size;
+	if (!err && qp->uk.sq_wr[idx].quanta != quanta)
+		err = -ERANGE;
+	if (!err) {
+		wqe = qp->uk.sq + 4 * idx;
+		valid = le64_to_cpu(wqe[3]) & IRDMA_WQE_VALID;
+		for (i = 0; i < 4 * quanta; i++)
+			if (i != 3)
+				wqe[i] = cpu_to_le64(q[i] | (i % 4 == 3 ? valid : 0));
+		dma_wmb();
+		WRITE_ONCE(wqe[3], cpu_to_le64(q[3] | valid));
+		irdma_uk_sq_ring_db(&qp->uk);
+	}
+	spin_unlock_irqrestore(&qp->lock, flags);
+	KUNIT_ASSERT_EQ(test, err, 0);
+}
+
+static u64 qp_env_frag(u32 len, u32 stag)
+{
+	return FIELD_PREP(IRDMA_WQE_FRAG_LEN, len) | FIELD_PREP(IRDMA_WQE_FRAG_STAG, stag);
+}
+
+/*
+ * WQEs no driver writes, as a user process may write them into its own
+ * ring: more fragments than the hardware takes, more inline data than
+ * fits, fragment lengths whose sum wraps 32 bits (for a send and for a
+ * read). Each ends the QP with an error completion; nothing is read past
+ * the WQE or copied past a buffer (KASAN is on in this kernel), and the
+ * peer receives nothing.
+ */
+static void irdma_qp_malformed_wqe_test(struct kunit *test)
+{
+	static const u32 wrap[] = { 0x100010, 0x7fffffff, 0x7ff00001 };
+	enum { FRAGS16, INLINE255, SEND_WRAP, READ_WRAP, CASES };
+	u64 q[IRDMA_MAX_QUANTA_PER_WR * 4];
+	struct ib_wc wc[4];
+	struct qp_env *e;
+	u32 c, k, lkey;
+	int n;
+
+	for (c = 0; c < CASES; c++) {
+		e = qp_env_setup(test, 7);
+		lkey = e->pd->local_dma_lkey;
+		memset(q, 0, sizeof(q));
+		memset(e->buf[1], 0, TEST_BUF);
+		qp_env_post_recv(test, e, e->b, 1, 900);
+		switch (c) {
+		case FRAGS16:
+			/* The 16th would lie past the 8 quanta. */
+			for (k = 0; k < 15; k++) {
+				u64 *f = k ? q + 4 + 2 * (k - 1) : q;
+
+				f[0] = e->dma[0];
+				f[1] = qp_env_frag(8, lkey);
+			}
+			q[3] = FIELD_PREP(IRDMA_WQE_ADDFRAGCNT, 15);
+			break;
+		case INLINE255:
+			q[3] = IRDMA_WQE_INLINEDATAFLAG |
+			       FIELD_PREP(IRDMA_WQE_INLINEDATALEN, 255);
+			break;
+		case SEND_WRAP:
+		case READ_WRAP:
+			q[0] = e->dma[0];
+			q[1] = qp_env_frag(wrap[0], lkey);
+			for (k = 1; k < 3; k++) {
+				q[4 + 2 * (k - 1)] = e->dma[0];
+				q[5 + 2 * (k - 1)] = qp_env_frag(wrap[k], lkey);
+			}
+			q[3] = FIELD_PREP(IRDMA_WQE_ADDFRAGCNT, 2);
+			if (c == READ_WRAP) {
+				q[2] = e->dma[1];
+				q[3] |= FIELD_PREP(IRDMA_WQE_REMSTAG,
+						   e->pd->unsafe_global_rkey);
+			}
+			break;
+		}
+		q[3] |= FIELD_PREP(IRDMA_WQE_OPCODE, c == READ_WRAP ?
+				   IRDMA_WQEOP_RDMA_READ : IRDMA_WQEOP_SEND) |
+			IRDMA_WQE_SIGCOMPL;
+		qp_env_post_raw(test, e, q, IRDMA_MAX_QUANTA_PER_WR, 800 + c);
+		n = qp_env_poll(e, wc, 1);
+		KUNIT_ASSERT_GE_MSG(test, n, 1, "case %u: no completion", c);
+		KUNIT_EXPECT_EQ_MSG(test, wc[0].wr_id, 800 + c, "case %u", c);
+		KUNIT_EXPECT_NE_MSG(test, wc[0].status, IB_WC_SUCCESS, "case %u", c);
+		KUNIT_EXPECT_TRUE_MSG(test, !memchr_inv(e->buf[1], 0, TEST_BUF),
+				      "case %u: the peer's buffer was written", c);
+		qp_env_teardown(test, e);
+	}
+}
+
+struct qp_env_destroy {
+	struct irdma_fn *fn;
+	struct ib_qp *qp;
+	bool pending;
+	struct completion done;
+};
+
+static int qp_env_ae_destroy_fn(void *data)
+{
+	struct qp_env_destroy *d = data;
+	struct irdma_qp *qp = to_iwqp(d->qp);
+
+	/*
+	 * The event's work goes to this CPU's workqueue, whose worker cannot
+	 * run while this real-time thread does not sleep: the work is still
+	 * pending when the destroy begins (a QP in RESET is destroyed without
+	 * a command before it gets there).
+	 */
+	sched_set_fifo(current);
+	irdma_qp_async_event(d->fn, d->qp->qp_num, IRDMA_AE_AMP_INVALID_STAG,
+			     IRDMA_AE_SOURCE_SQ, 0);
+	d->pending = work_pending(&qp->ae_work);
+	ib_destroy_qp(d->qp);
+	complete(&d->done);
+	return 0;
+}
+
+/*
+ * A QP destroyed with its error event's work still pending: the destroy
+ * returns (the work runs and gives back the QP it held), and the kernel
+ * stays clean (nothing arms the flush work of a QP being freed).
+ */
+static void irdma_qp_destroy_pending_ae_test(struct kunit *test)
+{
+	struct qp_env_destroy d = {};
+	struct task_struct *t;
+	struct qp_env *e;
+
+	e = qp_env_setup(test, 7);
+	d.fn = auxiliary_get_drvdata(e->adev);
+	d.qp = qp_env_qp(test, e, IB_QPT_RC);
+	init_completion(&d.done);
+	t = kthread_create(qp_env_ae_destroy_fn, &d, "irdma_test_destroy");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	kthread_bind(t, raw_smp_processor_id());
+	wake_up_process(t);
+	KUNIT_ASSERT_TRUE_MSG(test, wait_for_completion_timeout(&d.done, 20 * HZ),
+			      "destroy_qp never returned");
+	KUNIT_EXPECT_TRUE(test, d.pending);
+	qp_env_teardown(test, e);
+}
+
+struct qp_env_resize {
+	struct ib_cq *cq;
+	int entries;
+	bool started;
+	int ret;
+	struct completion done;
+};
+
+static int qp_env_resize_fn(void *data)
+{
+	struct qp_env_resize *r = data;
+
+	WRITE_ONCE(r->started, true);
+	r->ret = ib_resize_cq(r->cq, r->entries);
+	complete(&r->done);
+	return 0;
+}
+
+/* CQP commands posted since @head (the ring's producer index then). */
+static u32 qp_env_cqp_posted(struct irdma_fn *fn, u32 head)
+{
+	struct irdma_ring *ring = &fn->cqp.ring;
+
+	return (READ_ONCE(ring->head) + ring->size - head) % ring->size;
+}
+
+/*
+ * Two resizes of one kernel CQ at once: the second waits for the first
+ * before it posts its command, so the hardware and the driver agree on
+ * the ring (the hardware moves to the rings in the order the commands
+ * run; unserialized, the driver could keep the other one). The
+ * simulator's engine is held so the first command stays pending.
+ */
+static void irdma_qp_cq_resize_serial_test(struct kunit *test)
+{
+	struct qp_env_resize r[2] = {};
+	struct task_struct *t[2];
+	struct sim_dev *sdev;
+	struct irdma_fn *fn;
+	struct qp_env *e;
+	u32 head, posted;
+	int i, ms;
+
+	e = qp_env_setup(test, 7);
+	fn = auxiliary_get_drvdata(e->adev);
+	sdev = to_sim_dev(e->adev->dev.parent);
+	for (i = 0; i < 2; i++) {
+		r[i].cq = e->cq;
+		r[i].entries = 300 + 300 * i;
+		init_completion(&r[i].done);
+	}
+
+	mutex_lock(&sdev->engine_lock);
+	head = READ_ONCE(fn->cqp.ring.head);
+	for (i = 0; i < 2; i++) {
+		t[i] = kthread_run(qp_env_resize_fn, &r[i], "irdma_test_resize%d", i);
+		if (IS_ERR(t[i])) {
+			mutex_unlock(&sdev->engine_lock);
+			KUNIT_FAIL(test, "no resize thread: %ld", PTR_ERR(t[i]));
+			if (i)
+				wait_for_completion(&r[0].done);
+			return;
+		}
+		/* The first one's command is posted before the second starts. */
+		for (ms = 0; ms < 2000 && !i && !qp_env_cqp_posted(fn, head); ms++)
+			usleep_range(1000, 2000);
+	}
+	/* Give the second every chance to post beside the first. */
+	for (ms = 0; ms < 2000 && !READ_ONCE(r[1].started); ms++)
+		usleep_range(1000, 2000);
+	msleep(200);
+	posted = qp_env_cqp_posted(fn, head);
+	mutex_unlock(&sdev->engine_lock);
+	for (i = 0; i < 2; i++)
+		wait_for_completion(&r[i].done);
+
+	KUNIT_EXPECT_EQ(test, posted, 1);
+	KUNIT_EXPECT_EQ(test, r[0].ret, 0);
+	KUNIT_EXPECT_EQ(test, r[1].ret, 0);
+	KUNIT_EXPECT_GE(test, e->cq->cqe, 300);
+	/* Completions arrive in the ring the driver reads. */
+	qp_env_send_check(test, e);
+	qp_env_teardown(test, e);
+}
+
+/*
  * Push pages, through the driver's own calls (Debian's provider has no
  * push path): pages are handed out in order, a QP context names only a
  * page handed out, and the function's 64 pages run out.
@@ -1160,6 +1421,9 @@ static struct kunit_case irdma_qp_cases[] = {
 	KUNIT_CASE_SLOW(irdma_qp_ud_test),
 	KUNIT_CASE_SLOW(irdma_qp_atomic_ah_test),
 	KUNIT_CASE_SLOW(irdma_qp_cq_resize_test),
+	KUNIT_CASE_SLOW(irdma_qp_cq_resize_serial_test),
+	KUNIT_CASE_SLOW(irdma_qp_destroy_pending_ae_test),
+	KUNIT_CASE_SLOW(irdma_qp_malformed_wqe_test),
 	KUNIT_CASE_SLOW(irdma_qp_srq_test),
 	{}
 };

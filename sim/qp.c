@@ -466,14 +466,27 @@ static void sim_frag(const __le64 *wqe, u32 k, u64 *addr, u32 *len, u32 *stag)
 	*stag = FIELD_GET(IRDMA_WQE_FRAG_STAG, q1);
 }
 
+/*
+ * The fragments a WQE names. The E810 takes at most 13: more is a WQE
+ * no driver writes, and their slots would lie past its 8 quanta.
+ */
+static int sim_wqe_frags(u64 hdr, u32 *frags)
+{
+	*frags = FIELD_GET(IRDMA_WQE_ADDFRAGCNT, hdr) + 1;
+	return *frags > IRDMA_GEN2_MAX_WQ_FRAGS ? IRDMA_AE_WQE_INVALID_PARAMETER : 0;
+}
+
 /* Scatter @len bytes into the fragments of a receive WQE. */
 static int sim_scatter(struct sim_dev *sdev, struct sim_qp *qp,
 		       const __le64 *wqe, const u8 *data, u32 len)
 {
-	u32 frags = FIELD_GET(IRDMA_WQE_ADDFRAGCNT, le64_to_cpu(wqe[3])) + 1;
-	u32 k, flen, stag, n;
+	u32 frags, k, flen, stag, n;
 	u64 addr;
 	int err;
+
+	err = sim_wqe_frags(le64_to_cpu(wqe[3]), &frags);
+	if (err)
+		return err;
 
 	for (k = 0; k < frags && len; k++) {
 		struct sim_access acc;
@@ -531,7 +544,8 @@ static void sim_build_grh(u8 *grh, const struct sim_msg *msg)
 static void sim_deliver(struct sim_dev *dst, struct sim_qp *qp,
 			const struct sim_msg *msg, struct sim_result *r)
 {
-	__le64 wqe[IRDMA_MAX_QUANTA_PER_WR * 4];
+	/* Slots past the WQE's own quanta read as empty fragments. */
+	__le64 wqe[IRDMA_MAX_QUANTA_PER_WR * 4] = {};
 	u64 cqe[4] = {}, ext[4] = {};
 	bool ud = qp->type == IRDMA_QP_TYPE_ROCE_UD;
 	u32 len = msg->len, idx;
@@ -609,18 +623,19 @@ static int sim_gather(struct sim_dev *sdev, struct sim_qp *qp,
 		      const __le64 *wqe, u32 first, u32 frags, u8 **data,
 		      u32 *len)
 {
-	u32 k, flen, stag, total = 0, off = 0;
-	u64 addr;
+	u32 k, flen, stag, off = 0;
+	u64 addr, total = 0;
 	u8 *buf;
 	int err;
 
+	/* Up to 13 fragments of up to 2^31 - 1 bytes: no u64 wraps. */
 	for (k = first; k < frags; k++) {
 		sim_frag(wqe, k, &addr, &flen, &stag);
 		total += flen;
 	}
 	if (total > SIM_MAX_MSG)
 		return IRDMA_AE_UDA_XMIT_DGRAM_TOO_LONG;
-	buf = kvmalloc(max(total, 1U), GFP_KERNEL);
+	buf = kvmalloc(max_t(u64, total, 1), GFP_KERNEL);
 	if (!buf)
 		return IRDMA_AE_LCE_QP_CATASTROPHIC;
 	for (k = first; k < frags; k++) {
@@ -806,16 +821,21 @@ static void sim_exec_read(struct sim_dev *sdev, struct sim_qp *qp,
 		.pd = dqp->pd,
 		.rights = IRDMA_MR_RIGHT_REMOTE_READ,
 	};
-	u32 k, flen, stag, total = 0;
-	u64 addr, raddr = le64_to_cpu(wqe[2]);
+	u64 addr, raddr = le64_to_cpu(wqe[2]), total = 0;
+	u32 k, flen, stag;
 	u8 *buf;
 	int err;
 
+	/* sim_exec() bounded the fragments: no u64 wraps. */
 	for (k = 0; k < frags; k++) {
 		sim_frag(wqe, k, &addr, &flen, &stag);
 		total += flen;
 	}
-	buf = kvmalloc(max(total, 1U), GFP_KERNEL);
+	if (total > SIM_MAX_MSG) {
+		r->req_ae = IRDMA_AE_UDA_XMIT_DGRAM_TOO_LONG;
+		return;
+	}
+	buf = kvmalloc(max_t(u64, total, 1), GFP_KERNEL);
 	if (!buf) {
 		r->busy = true;
 		return;
@@ -855,7 +875,7 @@ static void sim_exec_rc(struct sim_dev *sdev, struct sim_qp *qp, u8 op,
 	struct sim_qp *dqp = NULL;
 	struct sim_dev *dst = sim_rc_peer(sdev, qp, &dqp);
 	bool write = op == IRDMA_WQEOP_RDMA_WRITE || op == IRDMA_WQEOP_RDMA_WRITE_SOL;
-	__le64 rq[IRDMA_MAX_QUANTA_PER_WR * 4];
+	__le64 rq[IRDMA_MAX_QUANTA_PER_WR * 4] = {};
 	u32 idx;
 	int err;
 
@@ -938,6 +958,7 @@ static void sim_exec(struct sim_dev *sdev, struct sim_qp *qp, const __le64 *wqe,
 		.src_dev = sdev,
 	};
 	u8 *data = NULL;
+	u32 frags;
 	int err;
 
 	switch (op) {
@@ -971,6 +992,16 @@ static void sim_exec(struct sim_dev *sdev, struct sim_qp *qp, const __le64 *wqe,
 		return;
 	}
 
+	/* What no driver writes: more fragments or inline data than fit. */
+	err = sim_wqe_frags(hdr, &frags);
+	if (!err && (hdr & IRDMA_WQE_INLINEDATAFLAG) &&
+	    FIELD_GET(IRDMA_WQE_INLINEDATALEN, hdr) > IRDMA_GEN2_MAX_INLINE)
+		err = IRDMA_AE_WQE_INVALID_PARAMETER;
+	if (err) {
+		r->req_ae = err;
+		return;
+	}
+
 	msg.op = sim_recv_op(op, imm);
 	if (op == IRDMA_WQEOP_SEND_INV || op == IRDMA_WQEOP_SEND_SOL_INV)
 		msg.inv_stag = FIELD_GET(IRDMA_WQE_REMSTAG, hdr);
@@ -983,8 +1014,7 @@ static void sim_exec(struct sim_dev *sdev, struct sim_qp *qp, const __le64 *wqe,
 				return;
 			}
 		} else {
-			err = sim_gather(sdev, qp, wqe, imm ? 1 : 0,
-					 FIELD_GET(IRDMA_WQE_ADDFRAGCNT, hdr) + 1,
+			err = sim_gather(sdev, qp, wqe, imm ? 1 : 0, frags,
 					 &data, &msg.len);
 			if (err) {
 				r->req_ae = err;
@@ -1021,7 +1051,7 @@ static bool sim_rnr(struct sim_qp *qp)
 /* Run one WQE of an SQ. Return: true if the SQ moved on. */
 static bool sim_sq_step(struct sim_dev *sdev, struct sim_qp *qp)
 {
-	__le64 wqe[IRDMA_MAX_QUANTA_PER_WR * 4];
+	__le64 wqe[IRDMA_MAX_QUANTA_PER_WR * 4] = {};
 	u64 hdr = sim_sq_wqe_hdr(sdev, qp, qp->sq_tail), cqe[4] = {}, base;
 	struct sim_result r = {};
 	u32 quanta, i;

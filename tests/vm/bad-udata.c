@@ -10,6 +10,11 @@
  *   bad-udata /dev/infiniband/uverbs0 push GID-FILE
  *   bad-udata /dev/infiniband/uverbs0 doorbell SIM-STATS-FILE
  *
+ * Where upstream irdma is known to accept what ours refuses (queue
+ * memory pinned read-only, rings smaller than their queue, a queue's
+ * rings deregistered under it), BAD_UDATA_STOCK=1 in the environment
+ * skips those requests: they would only show the oracle's defects.
+ *
  * With "push" (irdma loaded with push_mode=1) it also takes a QP to RTS
  * through the extended modify command and follows its push pages' mmap
  * entries from the modify response to the QP's destruction. With
@@ -33,6 +38,10 @@
 #define QPT_UC	3
 
 static int fd, failures;
+/* The driver under test is Debian's irdma.ko. */
+static int stock;
+/* The QP the last successful create_qp() made. */
+static __u32 last_qp;
 
 /* One write() command: header, core request, driver data; errno or 0. */
 static int cmd(__u32 command, void *req, size_t req_len, const void *drv,
@@ -85,12 +94,13 @@ static int get_context(const void *drv, size_t drv_len,
 		   resp, resp_len);
 }
 
-static __u32 reg_mr(__u32 pd, void *addr, size_t len,
-		    const struct irdma_mem_reg_req *drv, size_t drv_len, int *err)
+static __u32 reg_mr_access(__u32 pd, void *addr, size_t len, __u32 access,
+			   const struct irdma_mem_reg_req *drv, size_t drv_len,
+			   int *err)
 {
 	struct ib_uverbs_reg_mr req = {
 		.start = (uintptr_t)addr, .length = len, .hca_va = (uintptr_t)addr,
-		.pd_handle = pd, .access_flags = 1,	/* local write */
+		.pd_handle = pd, .access_flags = access,
 	};
 	struct {
 		struct ib_uverbs_reg_mr_resp core;
@@ -100,6 +110,13 @@ static __u32 reg_mr(__u32 pd, void *addr, size_t len,
 	*err = cmd(IB_USER_VERBS_CMD_REG_MR, &req, sizeof(req), drv, drv_len,
 		   &resp, sizeof(resp));
 	return resp.core.mr_handle;
+}
+
+/* A registration with local write access, as libirdma makes them. */
+static __u32 reg_mr(__u32 pd, void *addr, size_t len,
+		    const struct irdma_mem_reg_req *drv, size_t drv_len, int *err)
+{
+	return reg_mr_access(pd, addr, len, 1, drv, drv_len, err);
 }
 
 static int dereg_mr(__u32 handle)
@@ -145,9 +162,114 @@ static int create_qp(__u32 pd, __u32 cq, int type, __u32 wrs,
 		struct ib_uverbs_create_qp_resp core;
 		struct irdma_create_qp_resp drv;
 	} resp = {};
+	int err = cmd(IB_USER_VERBS_CMD_CREATE_QP, &req, sizeof(req), drv,
+		      drv_len, &resp, sizeof(resp));
 
-	return cmd(IB_USER_VERBS_CMD_CREATE_QP, &req, sizeof(req), drv, drv_len,
+	if (!err)
+		last_qp = resp.core.qp_handle;
+	return err;
+}
+
+static int destroy_qp(__u32 handle)
+{
+	struct ib_uverbs_destroy_qp req = { .qp_handle = handle };
+	struct ib_uverbs_destroy_qp_resp resp;
+
+	return cmd(IB_USER_VERBS_CMD_DESTROY_QP, &req, sizeof(req), NULL, 0,
 		   &resp, sizeof(resp));
+}
+
+static int destroy_cq(__u32 handle)
+{
+	struct ib_uverbs_destroy_cq req = { .cq_handle = handle };
+	struct ib_uverbs_destroy_cq_resp resp;
+
+	return cmd(IB_USER_VERBS_CMD_DESTROY_CQ, &req, sizeof(req), NULL, 0,
+		   &resp, sizeof(resp));
+}
+
+/*
+ * Queue memory the device writes: pinned writable whatever the access
+ * asked for, as large as the queue, and held while the queue lives.
+ */
+static void queue_memory_test(__u32 pd)
+{
+	struct irdma_mem_reg_req cq_reg = { .reg_type = IRDMA_MEMREG_TYPE_CQ,
+					    .cq_pages = 1 };
+	struct irdma_mem_reg_req qp_reg = { .reg_type = IRDMA_MEMREG_TYPE_QP,
+					    .sq_pages = 1, .rq_pages = 1 };
+	struct irdma_create_cq_req cqreq = {};
+	struct irdma_create_qp_req qpreq = {};
+	char path[] = "/tmp/bad-udata-XXXXXX";
+	__u32 ring, shadow, rings, cq, big;
+	void *ro, *mem;
+	int tmp, err;
+
+	/* Its own pages: rings are found by their address. */
+	if (posix_memalign(&mem, 4096, 5 * 4096)) {
+		printf("FAIL: no memory\n");
+		failures++;
+		return;
+	}
+	memset(mem, 0, 5 * 4096);
+	cqreq.user_cq_buf = (uintptr_t)mem;
+	cqreq.user_shadow_area = (uintptr_t)mem + 4096;
+	qpreq.user_wqe_bufs = (uintptr_t)mem + 2 * 4096;
+
+	/* A read-only file mapping registered as a CQ ring, access 0. */
+	tmp = mkstemp(path);
+	if (tmp < 0 || ftruncate(tmp, 2 * 4096)) {
+		printf("FAIL: no file to map\n");
+		failures++;
+		free(mem);
+		return;
+	}
+	unlink(path);
+	ro = mmap(NULL, 2 * 4096, PROT_READ, MAP_SHARED, tmp, 0);
+	close(tmp);
+	if (ro == MAP_FAILED) {
+		printf("FAIL: cannot map the file\n");
+		failures++;
+		free(mem);
+		return;
+	}
+	ring = reg_mr_access(pd, ro, 4096, 0, &cq_reg, sizeof(cq_reg), &err);
+	expect("a CQ ring over a read-only file mapping, access 0", err, EFAULT);
+	if (!err)
+		dereg_mr(ring);
+	munmap(ro, 2 * 4096);
+
+	/* A one-page CQ ring: 128 CQEs fill it, 65536 do not fit. */
+	ring = reg_mr(pd, mem, 4096, &cq_reg, sizeof(cq_reg), &err);
+	expect("a one-page CQ ring", err, 0);
+	shadow = reg_mr(pd, (char *)mem + 4096, 4096, &cq_reg, sizeof(cq_reg), &err);
+	expect("its shadow area", err, 0);
+	err = create_cq(65536, &cqreq, sizeof(cqreq), &big);
+	expect("a CQ of 65536 entries on the one-page ring", err, EINVAL);
+	if (!err)
+		destroy_cq(big);
+	expect("a CQ of 128 entries on it (refused ones give it back)",
+	       create_cq(128, &cqreq, sizeof(cqreq), &cq), 0);
+	expect("deregistering the live CQ's ring", dereg_mr(ring), EBUSY);
+	expect("deregistering the live CQ's shadow area", dereg_mr(shadow), EBUSY);
+
+	/* One page of SQ and one of RQ: 128 quanta each, no more. */
+	rings = reg_mr(pd, (char *)mem + 2 * 4096, 3 * 4096, &qp_reg,
+		       sizeof(qp_reg), &err);
+	expect("QP rings of one SQ and one RQ page", err, 0);
+	err = create_qp(pd, cq, QPT_RC, 1024, 0, &qpreq, sizeof(qpreq));
+	expect("a QP of 1024 send WRs on the one-page SQ", err, EINVAL);
+	if (!err)
+		destroy_qp(last_qp);
+	expect("a QP of 64 send WRs on it (refused ones give it back)",
+	       create_qp(pd, cq, QPT_RC, 64, 0, &qpreq, sizeof(qpreq)), 0);
+	expect("deregistering the live QP's rings", dereg_mr(rings), EBUSY);
+	expect("destroying the QP", destroy_qp(last_qp), 0);
+	expect("deregistering its rings once it is gone", dereg_mr(rings), 0);
+	expect("destroying the CQ", destroy_cq(cq), 0);
+	expect("deregistering its ring once it is gone", dereg_mr(ring), 0);
+	expect("deregistering its shadow area", dereg_mr(shadow), 0);
+	free(mem);
 }
 
 #define BIT(n)			(1U << (n))
@@ -396,10 +518,12 @@ int main(int argc, char **argv)
 	struct irdma_create_cq_req cqreq = {};
 	struct irdma_create_qp_req qpreq = {};
 	struct irdma_resize_cq_req rsreq = {};
-	__u32 pd, mr, ring_mr, shadow_mr, resize_mr, cq, bad_cq;
+	__u32 pd, mr, ring_mr, shadow_mr, resize_mr, bad_mr, cq, bad_cq;
+	int ring_gone = 0;
 	void *mem;
 	int err;
 
+	stock = getenv("BAD_UDATA_STOCK") && !strcmp(getenv("BAD_UDATA_STOCK"), "1");
 	fd = open(argc > 1 ? argv[1] : "/dev/infiniband/uverbs0", O_RDWR);
 	if (fd < 0 || posix_memalign(&mem, 4096, 8 * 4096))
 		return 2;
@@ -452,6 +576,10 @@ int main(int argc, char **argv)
 	expect("CQ on a ring never registered",
 	       create_cq(16, &cqreq, sizeof(cqreq), &cq), EPROTO);
 	expect("CQ with a 4-byte request", create_cq(16, &cqreq, 4, &cq), EINVAL);
+	err = create_cq(16, NULL, 0, &bad_cq);
+	expect("CQ without driver data (kernel memory for a user CQ)", err, EINVAL);
+	if (!err)
+		destroy_cq(bad_cq);
 	mreg = (struct irdma_mem_reg_req){ .reg_type = IRDMA_MEMREG_TYPE_CQ, .cq_pages = 1 };
 	ring_mr = reg_mr(pd, mem, 4096, &mreg, sizeof(mreg), &err);
 	expect("CQ ring registration", err, 0);
@@ -466,7 +594,23 @@ int main(int argc, char **argv)
 	mreg = (struct irdma_mem_reg_req){ .reg_type = IRDMA_MEMREG_TYPE_CQ, .cq_pages = 1 };
 	resize_mr = reg_mr(pd, (char *)mem + 3 * 4096, 4096, &mreg, sizeof(mreg), &err);
 	expect("registering a new ring", err, 0);
+	if (!stock) {
+		rsreq.user_cq_buffer = (uintptr_t)mem + 4 * 4096;
+		mreg.cq_pages = 1;
+		bad_mr = reg_mr(pd, (char *)mem + 4 * 4096, 4096, &mreg,
+				sizeof(mreg), &err);
+		expect("registering a one-page ring", err, 0);
+		expect("resize to 65536 entries on it",
+		       resize_cq(cq, 65536, &rsreq, sizeof(rsreq)), EINVAL);
+		expect("deregistering it", dereg_mr(bad_mr), 0);
+		rsreq.user_cq_buffer = (uintptr_t)mem + 3 * 4096;
+	}
 	expect("resize to it", resize_cq(cq, 128, &rsreq, sizeof(rsreq)), 0);
+	if (!stock) {
+		expect("deregistering the CQ's ring in use", dereg_mr(resize_mr), EBUSY);
+		expect("deregistering the ring resized away from", dereg_mr(ring_mr), 0);
+		ring_gone = 1;
+	}
 
 	/* A ring registration serves one CQ. */
 	expect("a second CQ on the same ring",
@@ -488,6 +632,8 @@ int main(int argc, char **argv)
 	expect("UC QP", create_qp(pd, cq, QPT_UC, 8, 0, &qpreq, sizeof(qpreq)),
 	       EOPNOTSUPP);
 
+	if (!stock && argc == 2)
+		queue_memory_test(pd);
 	if (argc > 3 && !strcmp(argv[2], "push"))
 		push_test(pd, cq, argv[3]);
 	if (argc > 3 && !strcmp(argv[2], "doorbell"))
@@ -501,9 +647,10 @@ int main(int argc, char **argv)
 	err = cmd(IB_USER_VERBS_CMD_DESTROY_CQ, &dcq, sizeof(dcq), NULL, 0,
 		  &dcq_resp, sizeof(dcq_resp));
 	expect("destroying it again", err, ENOENT);
-	expect("deregistering the CQ ring", dereg_mr(ring_mr), 0);
+	if (!ring_gone)
+		expect("deregistering the CQ ring", dereg_mr(ring_mr), 0);
 	expect("deregistering the CQ shadow", dereg_mr(shadow_mr), 0);
-	expect("deregistering the ring again", dereg_mr(ring_mr), ENOENT);
+	expect("deregistering the shadow again", dereg_mr(shadow_mr), ENOENT);
 	expect("deregistering the resized ring", dereg_mr(resize_mr), 0);
 
 	close(fd);

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * KUnit tests of an iWARP function's iw_cm entry points against the
+ * simulator: every one ib_core may call is there, and the ones that would
+ * make a connection refuse it. (The simulator has no iWARP QPs: it
+ * refuses their creation, so the QP lookup finds none here.)
+ */
+#include <kunit/test.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/iw_cm.h>
+
+#include "../verbs.h"
+#include "../sim/irdma_sim.h"
+
+#define TEST_FN_ID	23
+
+struct iwcm_env {
+	struct kunit *test;
+	struct ib_device *ibdev;
+	bool added;
+};
+
+static void iwcm_env_cleanup(void *data)
+{
+	struct iwcm_env *e = data;
+
+	if (e->added)
+		KUNIT_EXPECT_EQ(e->test, irdma_sim_del(TEST_FN_ID), 0);
+}
+
+/* An iWARP function, registered. */
+static struct iwcm_env *iwcm_env_setup(struct kunit *test)
+{
+	struct iwcm_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	struct auxiliary_device *adev;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, iwcm_env_cleanup, e), 0);
+	e->test = test;
+	KUNIT_ASSERT_EQ(test, irdma_sim_add(TEST_FN_ID, false), 0);
+	e->added = true;
+	adev = irdma_sim_adev(TEST_FN_ID);
+	KUNIT_ASSERT_NOT_NULL(test, adev);
+	KUNIT_ASSERT_NOT_NULL(test, adev->dev.driver);
+	e->ibdev = &fn_to_iwdev(auxiliary_get_drvdata(adev))->ibdev;
+	put_device(&adev->dev);
+	KUNIT_ASSERT_EQ(test, e->ibdev->node_type, RDMA_NODE_RNIC);
+	return e;
+}
+
+/* ib_core's iw_cm calls each of these on an RNIC without a check. */
+static void irdma_iwcm_ops_present_test(struct kunit *test)
+{
+	struct iwcm_env *e = iwcm_env_setup(test);
+	const struct ib_device_ops *ops = &e->ibdev->ops;
+
+	KUNIT_EXPECT_NOT_NULL(test, ops->iw_get_qp);
+	KUNIT_EXPECT_NOT_NULL(test, ops->iw_add_ref);
+	KUNIT_EXPECT_NOT_NULL(test, ops->iw_rem_ref);
+	KUNIT_EXPECT_NOT_NULL(test, ops->iw_connect);
+	KUNIT_EXPECT_NOT_NULL(test, ops->iw_accept);
+	KUNIT_EXPECT_NOT_NULL(test, ops->iw_reject);
+	KUNIT_EXPECT_NOT_NULL(test, ops->iw_create_listen);
+	KUNIT_EXPECT_NOT_NULL(test, ops->iw_destroy_listen);
+	/* iWARP's GIDs come from query_gid; it has no P_Keys or AHs. */
+	KUNIT_EXPECT_NOT_NULL(test, ops->query_gid);
+	KUNIT_EXPECT_NULL(test, ops->create_ah);
+}
+
+/* Until connections are made, every step towards one is refused. */
+static void irdma_iwcm_refused_test(struct kunit *test)
+{
+	struct iwcm_env *e = iwcm_env_setup(test);
+	const struct ib_device_ops *ops = &e->ibdev->ops;
+	struct iw_cm_conn_param param = { .qpn = 1 };
+	struct iw_cm_id cm_id = { .device = e->ibdev };
+
+	KUNIT_ASSERT_NOT_NULL(test, ops->iw_create_listen);
+	KUNIT_EXPECT_EQ(test, ops->iw_create_listen(&cm_id, 8), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, ops->iw_destroy_listen(&cm_id), 0);
+	KUNIT_EXPECT_EQ(test, ops->iw_connect(&cm_id, &param), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, ops->iw_accept(&cm_id, &param), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, ops->iw_reject(&cm_id, NULL, 0), -EOPNOTSUPP);
+}
+
+/* Numbers that name no live QP find nothing, and take nothing. */
+static void irdma_iwcm_no_qp_test(struct kunit *test)
+{
+	struct iwcm_env *e = iwcm_env_setup(test);
+	const struct ib_device_ops *ops = &e->ibdev->ops;
+
+	KUNIT_ASSERT_NOT_NULL(test, ops->iw_get_qp);
+	KUNIT_EXPECT_NULL(test, ops->iw_get_qp(e->ibdev, -1));
+	KUNIT_EXPECT_NULL(test, ops->iw_get_qp(e->ibdev, 0));
+	KUNIT_EXPECT_NULL(test, ops->iw_get_qp(e->ibdev, 1));
+	KUNIT_EXPECT_NULL(test, ops->iw_get_qp(e->ibdev, 4095));
+	KUNIT_EXPECT_NULL(test, ops->iw_get_qp(e->ibdev, INT_MAX));
+}
+
+static struct kunit_case irdma_iwcm_cases[] = {
+	KUNIT_CASE_SLOW(irdma_iwcm_ops_present_test),
+	KUNIT_CASE_SLOW(irdma_iwcm_refused_test),
+	KUNIT_CASE_SLOW(irdma_iwcm_no_qp_test),
+	{}
+};
+
+static struct kunit_suite irdma_iwcm_suite = {
+	.name = "irdma_iwcm",
+	.test_cases = irdma_iwcm_cases,
+};
+
+kunit_test_suite(irdma_iwcm_suite);
