@@ -300,10 +300,12 @@ struct irdma_stats {
  * struct irdma_arp_entry - where the hardware's ARP table sends an address
  * @ip: the IP address, host-order words (IPv4 in word 0)
  * @mac: its MAC address
+ * @refs: the AHs and QPs that name the entry; it goes with the last
  */
 struct irdma_arp_entry {
 	u32 ip[4];
 	u8 mac[ETH_ALEN];
+	u32 refs;
 };
 
 /* Bring-up steps, in order; teardown undoes those reached, in reverse. */

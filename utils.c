@@ -337,22 +337,50 @@ void irdma_cqp_flush_waiters(struct irdma_fn *fn)
 	spin_unlock_irqrestore(&cqp->lock, flags);
 }
 
+/*
+ * Post @cmd with @req (if any) as the waiter of its completion. A full
+ * ring is waited on, as the hardware frees it (the CCQ is looked at here
+ * too: its interrupt may be late), for up to the usual timeout; @can_sleep
+ * says how to wait.
+ */
+static int irdma_cqp_post_room(struct irdma_fn *fn,
+			       const struct irdma_cqp_wqe *cmd,
+			       struct irdma_cqp_request *req, u32 *idx,
+			       bool can_sleep)
+{
+	unsigned long flags, deadline = jiffies + IRDMA_CQP_TIMEOUT;
+	struct irdma_cqp *cqp = &fn->cqp;
+	u32 waits = 0;
+	int err;
+
+	if (req)
+		init_completion(&req->done);
+	for (;;) {
+		spin_lock_irqsave(&cqp->lock, flags);
+		err = irdma_cqp_post(fn, cmd, idx);
+		if (!err && req)
+			cqp->reqs[*idx] = req;
+		spin_unlock_irqrestore(&cqp->lock, flags);
+		if (err != -EBUSY)
+			return err;
+		/* Sleeps end by the clock; busy waits (jiffies may stand) by count. */
+		if (can_sleep ? time_after(jiffies, deadline) :
+		    ++waits > jiffies_to_msecs(IRDMA_CQP_TIMEOUT))
+			return err;
+		irdma_cqp_process_ccq(fn);
+		if (can_sleep)
+			usleep_range(20, 40);
+		else
+			mdelay(1);
+	}
+}
+
 /* Post @cmd with @req as the waiter of its completion. */
 static int irdma_cqp_post_waited(struct irdma_fn *fn,
 				 const struct irdma_cqp_wqe *cmd,
 				 struct irdma_cqp_request *req, u32 *idx)
 {
-	struct irdma_cqp *cqp = &fn->cqp;
-	unsigned long flags;
-	int err;
-
-	init_completion(&req->done);
-	spin_lock_irqsave(&cqp->lock, flags);
-	err = irdma_cqp_post(fn, cmd, idx);
-	if (!err)
-		cqp->reqs[*idx] = req;
-	spin_unlock_irqrestore(&cqp->lock, flags);
-	return err;
+	return irdma_cqp_post_room(fn, cmd, req, idx, true);
 }
 
 /**
@@ -362,9 +390,11 @@ static int irdma_cqp_post_waited(struct irdma_fn *fn,
  * @compl: returns how it completed; may be NULL
  *
  * Context: process context; sleeps.
+ * A full ring is waited on, not refused.
+ *
  * Return: 0, -EIO if the hardware reported an error, -ETIMEDOUT if it
- * never answered, -EBUSY if the ring was full, -ESHUTDOWN if the CQP went
- * away meanwhile.
+ * never answered, -EBUSY if the ring stayed full for the whole timeout,
+ * -ESHUTDOWN if the CQP went away meanwhile.
  */
 int irdma_cqp_exec(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd,
 		   struct irdma_cqp_compl *compl)
@@ -453,21 +483,17 @@ void irdma_addr_hton(__be32 *dst, const u32 *src, unsigned int words)
  * @fn: the function
  * @cmd: the command
  *
- * Commands run in ring order, so one issued later sees its effect.
+ * Commands run in ring order, so one issued later sees its effect. A
+ * full ring is waited on (busy), for up to the usual timeout.
  *
  * Context: any; does not sleep.
- * Return: 0, or -EBUSY when the ring is full.
+ * Return: 0, or -EBUSY when the ring stayed full.
  */
 int irdma_cqp_post_async(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd)
 {
-	unsigned long flags;
 	u32 idx;
-	int err;
 
-	spin_lock_irqsave(&fn->cqp.lock, flags);
-	err = irdma_cqp_post(fn, cmd, &idx);
-	spin_unlock_irqrestore(&fn->cqp.lock, flags);
-	return err;
+	return irdma_cqp_post_room(fn, cmd, NULL, &idx, false);
 }
 
 /**
@@ -488,7 +514,7 @@ int irdma_cqp_exec_atomic(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd)
 	u32 idx, ms;
 	int err;
 
-	err = irdma_cqp_post_waited(fn, cmd, &req, &idx);
+	err = irdma_cqp_post_room(fn, cmd, &req, &idx, false);
 	if (err)
 		return err;
 

@@ -464,6 +464,7 @@ int irdma_destroy_ah(struct ib_ah *ibah, u32 ah_flags);
 int irdma_create_user_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
 			 struct ib_udata *udata);
 int irdma_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr);
+void irdma_arp_put(struct irdma_fn *fn, u32 idx);
 int irdma_arp_add(struct irdma_fn *fn, const u32 *ip, bool ipv4,
 		  const u8 *mac);
 int irdma_roce_addr_info(const struct ib_gid_attr *sgid_attr,

@@ -18,9 +18,10 @@
  * @ipv4: an IPv4 address
  * @mac: the MAC address it resolves to
  *
- * An entry for the address with another MAC is replaced. The hardware is
- * told without waiting: commands run in order, so whatever names the
- * entry later finds it in place.
+ * The caller holds a reference to the entry until irdma_arp_put(). An
+ * entry for the address with another MAC is rewritten in place, for all
+ * who name it. The hardware is told without waiting: commands run in
+ * order, so whatever names the entry later finds it in place.
  *
  * Context: any; does not sleep.
  * Return: the entry's index, or -ENOSPC when the table is full.
@@ -42,12 +43,21 @@ int irdma_arp_add(struct irdma_fn *fn, const u32 *ip, bool ipv4,
 	for_each_set_bit(idx, fn->arp_used, fn->arp_size) {
 		if (memcmp(fn->arp[idx].ip, key, sizeof(key)))
 			continue;
-		if (ether_addr_equal(fn->arp[idx].mac, mac))
-			goto out;
-		irdma_build_manage_arp(&cmd, idx, NULL, false);
-		irdma_cqp_post_async(fn, &cmd);
-		clear_bit(idx, fn->arp_used);
-		break;
+		if (!ether_addr_equal(fn->arp[idx].mac, mac)) {
+			irdma_build_manage_arp(&cmd, idx, NULL, false);
+			irdma_cqp_post_async(fn, &cmd);
+			irdma_build_manage_arp(&cmd, idx, mac, true);
+			if (irdma_cqp_post_async(fn, &cmd)) {
+				/* Gone from the hardware: nobody may name it now. */
+				fn->arp[idx].refs = 0;
+				clear_bit(idx, fn->arp_used);
+				idx = -ENOSPC;
+				goto out;
+			}
+			ether_addr_copy(fn->arp[idx].mac, mac);
+		}
+		fn->arp[idx].refs++;
+		goto out;
 	}
 	/* Entry 0 is never handed out. */
 	idx = find_next_zero_bit(fn->arp_used, fn->arp_size, 1);
@@ -57,6 +67,7 @@ int irdma_arp_add(struct irdma_fn *fn, const u32 *ip, bool ipv4,
 	}
 	memcpy(fn->arp[idx].ip, key, sizeof(key));
 	ether_addr_copy(fn->arp[idx].mac, mac);
+	fn->arp[idx].refs = 1;
 	irdma_build_manage_arp(&cmd, idx, mac, true);
 	if (irdma_cqp_post_async(fn, &cmd))
 		idx = -ENOSPC;
@@ -65,6 +76,31 @@ int irdma_arp_add(struct irdma_fn *fn, const u32 *ip, bool ipv4,
 out:
 	spin_unlock_irqrestore(&fn->arp_lock, flags);
 	return idx;
+}
+
+/**
+ * irdma_arp_put - drop a reference to an ARP table entry
+ * @fn: the function
+ * @idx: the entry, as irdma_arp_add() returned it
+ *
+ * The last reference takes the entry out of the hardware's table (after
+ * whatever named it: commands run in order) and frees its index.
+ *
+ * Context: any; does not sleep.
+ */
+void irdma_arp_put(struct irdma_fn *fn, u32 idx)
+{
+	struct irdma_cqp_wqe cmd;
+	unsigned long flags;
+
+	spin_lock_irqsave(&fn->arp_lock, flags);
+	if (idx && idx < fn->arp_size && test_bit(idx, fn->arp_used) &&
+	    fn->arp[idx].refs && !--fn->arp[idx].refs) {
+		irdma_build_manage_arp(&cmd, idx, NULL, false);
+		irdma_cqp_post_async(fn, &cmd);
+		clear_bit(idx, fn->arp_used);
+	}
+	spin_unlock_irqrestore(&fn->arp_lock, flags);
 }
 
 /**
@@ -191,15 +227,18 @@ static int irdma_create_hw_ah(struct irdma_fn *fn, struct irdma_ah_hw_info *hw,
 int irdma_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
 		    struct ib_udata *udata)
 {
+	struct irdma_fn *fn = &to_iwdev(ibah->device)->fn;
 	int err;
 
 	if (udata && (udata->inlen || udata->outlen))
 		return -EOPNOTSUPP;
 	err = irdma_setup_ah(ibah, attr->ah_attr);
-	if (!err)
-		err = irdma_create_hw_ah(&to_iwdev(ibah->device)->fn,
-					 &to_iwah(ibah)->hw,
-					 attr->flags & RDMA_CREATE_AH_SLEEPABLE);
+	if (err)
+		return err;
+	err = irdma_create_hw_ah(fn, &to_iwah(ibah)->hw,
+				 attr->flags & RDMA_CREATE_AH_SLEEPABLE);
+	if (err)
+		irdma_arp_put(fn, to_iwah(ibah)->hw.arp_idx);
 	return err;
 }
 
@@ -269,8 +308,10 @@ int irdma_create_user_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
 		}
 	}
 	mutex_unlock(&fn->ah_lock);
-	if (err)
+	if (err) {
+		irdma_arp_put(fn, ah->hw.arp_idx);
 		return err;
+	}
 
 	resp.ah_id = ah->hw.id;
 	if (ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen))) {
@@ -300,7 +341,7 @@ int irdma_destroy_ah(struct ib_ah *ibah, u32 ah_flags)
 		mutex_lock(&fn->ah_lock);
 		if (--ah->share->refs) {
 			mutex_unlock(&fn->ah_lock);
-			return 0;
+			goto put_arp;
 		}
 		hash_del(&ah->share->node);
 		mutex_unlock(&fn->ah_lock);
@@ -309,6 +350,9 @@ int irdma_destroy_ah(struct ib_ah *ibah, u32 ah_flags)
 	irdma_build_ah(&cmd, &ah->hw, false);
 	irdma_cqp_post_async(fn, &cmd);
 	ida_free(&fn->ah_ids, ah->hw.id);
+put_arp:
+	/* Every AH holds its own reference, shared hardware AH or not. */
+	irdma_arp_put(fn, ah->hw.arp_idx);
 	return 0;
 }
 

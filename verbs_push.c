@@ -88,6 +88,8 @@ int irdma_push_mmap_setup(struct irdma_qp *qp, struct ib_udata *udata,
 	u64 page = IRDMA_PUSH_OFFSET +
 		   (u64)qp->hw.push_idx * IRDMA_PUSH_PAGE_SIZE;
 
+	/* Two modifies at once would each insert the entries. */
+	lockdep_assert_held(&qp->mutex);
 	qp->push_wqe_entry = irdma_mmap_entry_insert(uctx, page, true,
 						     &resp->push_wqe_mmap_key);
 	if (!qp->push_wqe_entry)

@@ -450,6 +450,8 @@ static int irdma_qp_set_av(struct irdma_qp *qp, struct ib_qp_attr *attr)
 	idx = irdma_arp_add(fn, hw->dest_ip, hw->ipv4, attr->ah_attr.roce.dmac);
 	if (idx < 0)
 		return idx;
+	/* The QP holds one reference, to the entry it names now. */
+	irdma_arp_put(fn, hw->arp_idx);
 	hw->arp_idx = idx;
 	return 0;
 }
@@ -581,6 +583,7 @@ static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 next, u32 flags)
  * The host context is rewritten each time; a state change reaches the
  * hardware through MODIFY_QP, and error states flush the queues.
  *
+ * Context: the QP's mutex held.
  * Return: 0, -EOPNOTSUPP for attributes the device does not know,
  * -EINVAL for a transition the state machine forbids or bad attributes.
  */
@@ -592,10 +595,10 @@ static int irdma_modify_qp_roce(struct irdma_qp *qp, struct ib_qp_attr *attr,
 	u8 hw_next = 0;
 	int err;
 
+	lockdep_assert_held(&qp->mutex);
 	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
 		return -EOPNOTSUPP;
 
-	mutex_lock(&qp->mutex);
 	cur = qp->ib_state;
 	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
 	if (!ib_modify_qp_is_ok(cur, next, qp->ibqp.qp_type, mask)) {
@@ -666,8 +669,32 @@ done:
 	if (next >= IB_QPS_SQE && !qp->flush_issued)
 		irdma_qp_flush(qp);
 out:
-	mutex_unlock(&qp->mutex);
 	return err;
+}
+
+/*
+ * What query_qp reports of a modify that succeeded. The AV's reference to
+ * its GID attributes is swapped here: two modifies at once would drop the
+ * old one twice, hence the mutex.
+ */
+static void irdma_qp_keep_attrs(struct irdma_qp *qp,
+				const struct ib_qp_attr *attr, int mask)
+{
+	lockdep_assert_held(&qp->mutex);
+	if (mask & IB_QP_AV)
+		rdma_replace_ah_attr(&qp->attr.ah_attr, &attr->ah_attr);
+	if (mask & IB_QP_ACCESS_FLAGS)
+		qp->attr.qp_access_flags = attr->qp_access_flags;
+	if (mask & IB_QP_TIMEOUT)
+		qp->attr.timeout = attr->timeout;
+	if (mask & IB_QP_MIN_RNR_TIMER)
+		qp->attr.min_rnr_timer = attr->min_rnr_timer;
+	if (mask & IB_QP_PATH_MTU)
+		qp->attr.path_mtu = attr->path_mtu;
+	if (mask & IB_QP_PKEY_INDEX)
+		qp->attr.pkey_index = attr->pkey_index;
+	if (mask & IB_QP_PORT)
+		qp->attr.port_num = attr->port_num;
 }
 
 /**
@@ -676,6 +703,10 @@ out:
  * @attr: the new attributes
  * @attr_mask: which of @attr to take
  * @udata: user-space request (not for kernel QPs)
+ *
+ * The whole change, down to the attributes kept for query_qp and the push
+ * page's mappings, is made under the QP's mutex: concurrent modifies see
+ * each other whole.
  *
  * Return: 0 or a negative errno; the QP is unchanged on error.
  */
@@ -695,6 +726,7 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		return -EFAULT;
 	if (!rdma_protocol_roce(ibqp->device, 1))
 		return -EOPNOTSUPP;
+	mutex_lock(&qp->mutex);
 	err = irdma_modify_qp_roce(qp, attr, attr_mask);
 	if (err)
 		ibdev_dbg(ibqp->device, "QP %u: modify (mask %#x, state %d -> %d) failed: %d\n",
@@ -714,23 +746,9 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			err = -EPROTO;
 		}
 	}
-	if (!err) {
-		attr_mask &= IB_QP_ATTR_STANDARD_BITS;
-		if (attr_mask & IB_QP_AV)
-			rdma_replace_ah_attr(&qp->attr.ah_attr, &attr->ah_attr);
-		if (attr_mask & IB_QP_ACCESS_FLAGS)
-			qp->attr.qp_access_flags = attr->qp_access_flags;
-		if (attr_mask & IB_QP_TIMEOUT)
-			qp->attr.timeout = attr->timeout;
-		if (attr_mask & IB_QP_MIN_RNR_TIMER)
-			qp->attr.min_rnr_timer = attr->min_rnr_timer;
-		if (attr_mask & IB_QP_PATH_MTU)
-			qp->attr.path_mtu = attr->path_mtu;
-		if (attr_mask & IB_QP_PKEY_INDEX)
-			qp->attr.pkey_index = attr->pkey_index;
-		if (attr_mask & IB_QP_PORT)
-			qp->attr.port_num = attr->port_num;
-	}
+	if (!err)
+		irdma_qp_keep_attrs(qp, attr, attr_mask & IB_QP_ATTR_STANDARD_BITS);
+	mutex_unlock(&qp->mutex);
 	return err;
 }
 
@@ -842,6 +860,8 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		irdma_dealloc_push_page(qp);
 	irdma_ws_put(fn);
 	irdma_free_qp_rsrc(qp, hw_done);
+	if (hw_done)
+		irdma_arp_put(fn, qp->hw.arp_idx);
 	rdma_destroy_ah_attr(&qp->attr.ah_attr);
 	mutex_destroy(&qp->mutex);
 	return 0;
@@ -949,9 +969,13 @@ static void irdma_qp_ae_work(struct work_struct *work)
 		.event = qp->ae_event,
 	};
 
-	if (qp->flush_issued)
+	mutex_lock(&qp->mutex);
+	if (qp->flush_issued) {
+		mutex_unlock(&qp->mutex);
 		goto out;
+	}
 	irdma_modify_qp_roce(qp, &attr, IB_QP_STATE);
+	mutex_unlock(&qp->mutex);
 	if (qp->ibqp.event_handler)
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 out:

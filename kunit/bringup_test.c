@@ -405,6 +405,70 @@ static void irdma_bringup_ws_node_in_trap_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, p.done);
 }
 
+struct irdma_test_exec {
+	struct irdma_fn *fn;
+	struct irdma_cqp_wqe cmd;
+	int ret;
+	bool done;
+};
+
+static int irdma_test_exec_fn(void *data)
+{
+	struct irdma_test_exec *x = data;
+
+	x->ret = irdma_cqp_exec(x->fn, &x->cmd, NULL);
+	WRITE_ONCE(x->done, true);
+	return 0;
+}
+
+/*
+ * A full CQP ring is waited on, not refused: with the engine's threads
+ * kept from working, the ring is filled with commands nobody waits for
+ * (an ARP entry nothing names, written again and again: a command the
+ * trap leaves to the threads); a command issued then waits for room and
+ * completes once the engine runs again.
+ */
+static void irdma_bringup_cqp_full_test(struct kunit *test)
+{
+	static const u8 mac[ETH_ALEN] = { 0x02, 0, 0, 0, 0, 0x42 };
+	struct irdma_test_exec x = {};
+	struct auxiliary_device *adev;
+	struct task_struct *t;
+	struct sim_dev *sdev;
+	unsigned long flags;
+	u32 room, posted, i;
+	bool early;
+
+	adev = irdma_test_sim_up(test);
+	x.fn = irdma_test_bound_fn(adev);
+	sdev = to_sim_dev(adev->dev.parent);
+	irdma_build_manage_arp(&x.cmd, x.fn->arp_size - 1, mac, true);
+
+	mutex_lock(&sdev->engine_lock);
+	spin_lock_irqsave(&x.fn->cqp.lock, flags);
+	room = irdma_ring_free(&x.fn->cqp.ring);
+	spin_unlock_irqrestore(&x.fn->cqp.lock, flags);
+	for (posted = 0; posted < room; posted++)
+		if (irdma_cqp_post_async(x.fn, &x.cmd))
+			break;
+	t = kthread_run(irdma_test_exec_fn, &x, "irdma_test_exec");
+	if (IS_ERR(t)) {
+		mutex_unlock(&sdev->engine_lock);
+		KUNIT_FAIL(test, "no thread to issue from: %ld", PTR_ERR(t));
+		return;
+	}
+	msleep(200);
+	early = READ_ONCE(x.done);
+	mutex_unlock(&sdev->engine_lock);
+	for (i = 0; i < 5000 && !READ_ONCE(x.done); i++)
+		usleep_range(1000, 2000);
+
+	KUNIT_EXPECT_EQ(test, posted, room);
+	KUNIT_EXPECT_FALSE_MSG(test, early, "returned %d on a full ring", x.ret);
+	KUNIT_ASSERT_TRUE(test, READ_ONCE(x.done));
+	KUNIT_EXPECT_EQ(test, x.ret, 0);
+}
+
 static struct kunit_case irdma_bringup_cases[] = {
 	KUNIT_CASE_SLOW(irdma_bringup_teardown_test),
 	KUNIT_CASE_PARAM(irdma_bringup_failure_test, irdma_bringup_op_gen_params),
@@ -414,6 +478,7 @@ static struct kunit_case irdma_bringup_cases[] = {
 	KUNIT_CASE_SLOW(irdma_bringup_polled_cmds_in_trap_test),
 	KUNIT_CASE(irdma_bringup_look_before_trap_test),
 	KUNIT_CASE(irdma_bringup_ws_node_in_trap_test),
+	KUNIT_CASE_SLOW(irdma_bringup_cqp_full_test),
 	{}
 };
 

@@ -679,6 +679,68 @@ static void irdma_qp_ud_test(struct kunit *test)
 	qp_env_teardown(test, e);
 }
 
+/* ARP table entries in use (entry 0, never handed out, included). */
+static u32 qp_env_arp_used(struct qp_env *e)
+{
+	struct irdma_fn *fn = auxiliary_get_drvdata(e->adev);
+	unsigned long flags;
+	u32 n;
+
+	spin_lock_irqsave(&fn->arp_lock, flags);
+	n = bitmap_weight(fn->arp_used, fn->arp_size);
+	spin_unlock_irqrestore(&fn->arp_lock, flags);
+	return n;
+}
+
+/*
+ * ARP entries last as long as something names them: AHs to three new
+ * addresses (two AHs to the first) add three entries; each goes with the
+ * last AH naming it; the QPs' entry goes with the QPs.
+ */
+static void irdma_qp_arp_reclaim_test(struct kunit *test)
+{
+	struct rdma_ah_attr attr;
+	struct ib_ah *ah[4];
+	struct qp_env *e;
+	u32 base;
+	int i;
+
+	e = qp_env_setup(test, 7);
+	base = qp_env_arp_used(e);
+	/* Entry 0 and the connected QPs' peer (this function itself). */
+	KUNIT_EXPECT_EQ(test, base, 2);
+	for (i = 0; i < 4; i++) {
+		qp_env_ah_attr(e, &attr);
+		/* ::ffff:10.9.8.k, k = 1, 1, 2, 3 */
+		memset(attr.grh.dgid.raw, 0, 10);
+		attr.grh.dgid.raw[10] = 0xff;
+		attr.grh.dgid.raw[11] = 0xff;
+		attr.grh.dgid.raw[12] = 10;
+		attr.grh.dgid.raw[13] = 9;
+		attr.grh.dgid.raw[14] = 8;
+		attr.grh.dgid.raw[15] = i ? i : 1;
+		attr.roce.dmac[5] = 0x40 + attr.grh.dgid.raw[15];
+		ah[i] = rdma_create_ah(e->pd, &attr, RDMA_CREATE_AH_SLEEPABLE);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(ah[i]));
+	}
+	KUNIT_EXPECT_EQ(test, qp_env_arp_used(e), base + 3);
+	rdma_destroy_ah(ah[0], RDMA_DESTROY_AH_SLEEPABLE);
+	KUNIT_EXPECT_EQ(test, qp_env_arp_used(e), base + 3);
+	rdma_destroy_ah(ah[1], RDMA_DESTROY_AH_SLEEPABLE);
+	KUNIT_EXPECT_EQ(test, qp_env_arp_used(e), base + 2);
+	rdma_destroy_ah(ah[2], RDMA_DESTROY_AH_SLEEPABLE);
+	rdma_destroy_ah(ah[3], RDMA_DESTROY_AH_SLEEPABLE);
+	KUNIT_EXPECT_EQ(test, qp_env_arp_used(e), base);
+
+	ib_destroy_qp(e->a);
+	KUNIT_EXPECT_EQ(test, qp_env_arp_used(e), base);
+	ib_destroy_qp(e->b);
+	e->a = NULL;
+	e->b = NULL;
+	KUNIT_EXPECT_EQ(test, qp_env_arp_used(e), 1);
+	qp_env_teardown(test, e);
+}
+
 struct qp_env_atomic_ah {
 	struct qp_env *e;
 	struct rdma_ah_attr attr;
@@ -1424,6 +1486,7 @@ static struct kunit_case irdma_qp_cases[] = {
 	KUNIT_CASE_SLOW(irdma_qp_cq_resize_serial_test),
 	KUNIT_CASE_SLOW(irdma_qp_destroy_pending_ae_test),
 	KUNIT_CASE_SLOW(irdma_qp_malformed_wqe_test),
+	KUNIT_CASE_SLOW(irdma_qp_arp_reclaim_test),
 	KUNIT_CASE_SLOW(irdma_qp_srq_test),
 	{}
 };

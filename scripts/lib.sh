@@ -16,14 +16,23 @@ irdma_repo_files() {
 	git -C "$IRDMA_REPO" ls-files -co --exclude-standard
 }
 
-# Copy the repo to DEST keeping modification times, so that kbuild only
-# rebuilds what changed since the last copy.
+# Copy the repo to DEST so that kbuild rebuilds exactly what changed since
+# the last copy, whatever the sources' own times.
 irdma_copy_repo() {
-	local dest=$1
+	local dest=$1 f
 
 	rm -rf "$dest.new"
 	mkdir -p "$dest.new"
-	(cd "$IRDMA_REPO" && irdma_repo_files | cpio -pdm --quiet "$dest.new")
+	# Copies are new files (their time is now), so that make rebuilds what
+	# changed even when the source is older than the last build; a file
+	# the same as the one it replaces keeps that one's time, so that make
+	# leaves its object alone.
+	(cd "$IRDMA_REPO" && irdma_repo_files | cpio -pd --quiet "$dest.new")
+	if [ -d "$dest" ]; then
+		(cd "$IRDMA_REPO" && irdma_repo_files) | while read -r f; do
+			cmp -s "$dest/$f" "$dest.new/$f" && touch -r "$dest/$f" "$dest.new/$f"
+		done
+	fi
 	rm -rf "$dest"
 	mv "$dest.new" "$dest"
 }
