@@ -180,8 +180,7 @@ static bool irdma_test_wait_flag(const bool *flag, bool want)
 
 /*
  * A CQP command the simulator's CQPDB trap runs by itself still gives the
- * armed CCQ its event, as silicon does: the trap leaves the event to a
- * thread, which finds no WQE left to run.
+ * armed CCQ its event, as silicon does: the trap's irq_work posts it.
  */
 static void irdma_bringup_trapped_cmd_event_test(struct kunit *test)
 {
@@ -212,6 +211,102 @@ static void irdma_bringup_trapped_cmd_event_test(struct kunit *test)
 	/* The event was raised: the CCQ's CEQ interrupted. */
 	irqs_after = READ_ONCE(sdev->stats.irqs);
 	KUNIT_EXPECT_GT(test, irqs_after, irqs);
+}
+
+/*
+ * The event of a CCQ completion the trap wrote follows it at once, as on
+ * silicon, not whenever a thread next runs. The stock driver finds such a
+ * completion by itself (it calls its CCQ handler before it sleeps) and
+ * goes on: at its teardown, to take CEQ 0 down and poll the CCQ for that.
+ * An event arriving late queues its CCQ work in the middle of that poll,
+ * and both read the same CQE: one completion taken twice, and its ring
+ * walked as if 2047 commands were pending. Here the engine's threads are
+ * kept from working; the CCQ is armed the driver's way (a request no
+ * thread has seen) and a NOP rung: its event comes all the same.
+ */
+static void irdma_bringup_trap_event_at_once_test(struct kunit *test)
+{
+	struct irdma_cqp_wqe cmd = {};
+	struct auxiliary_device *adev;
+	struct sim_dev *sdev;
+	struct irdma_fn *fn;
+	unsigned long flags;
+	bool came = false;
+	u64 ceqes, fast;
+	int err, i;
+	u32 idx;
+
+	adev = irdma_test_sim_up(test);
+	fn = irdma_test_bound_fn(adev);
+	sdev = to_sim_dev(adev->dev.parent);
+	if (!sdev->db.bp[SIM_TRAP_CQPDB])
+		kunit_skip(test, "CQPDB not trapped here");
+	cmd.q[3] = FIELD_PREP(IRDMA_CQPSQ_OPCODE, IRDMA_CQPOP_NOP);
+
+	mutex_lock(&sdev->engine_lock);
+	/* Whatever arm the engine took before is used up. */
+	spin_lock_irq(&sdev->cqp_lock);
+	sdev->ccq.armed = false;
+	spin_unlock_irq(&sdev->cqp_lock);
+	fast = atomic64_read(&sdev->db.fast);
+	ceqes = READ_ONCE(sdev->stats.ceqes);
+	spin_lock_irqsave(&fn->cqp.lock, flags);
+	irdma_ccq_arm(fn);
+	err = irdma_cqp_post(fn, &cmd, &idx);
+	spin_unlock_irqrestore(&fn->cqp.lock, flags);
+	for (i = 0; i < 100 && !came; i++) {
+		came = READ_ONCE(sdev->stats.ceqes) != ceqes;
+		if (!came)
+			usleep_range(1000, 2000);
+	}
+	mutex_unlock(&sdev->engine_lock);
+
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_ASSERT_NE_MSG(test, atomic64_read(&sdev->db.fast), fast,
+			    "the trap did not run the NOP");
+	KUNIT_EXPECT_TRUE_MSG(test, came, "no CEQE while the engine's threads wait");
+}
+
+struct irdma_test_irq {
+	bool fired;
+	bool hardirq;
+};
+
+static irqreturn_t irdma_test_irq_handler(int irq, void *data)
+{
+	struct irdma_test_irq *t = data;
+
+	t->hardirq = in_hardirq();
+	WRITE_ONCE(t->fired, true);
+	return IRQ_HANDLED;
+}
+
+/*
+ * A vector the engine raises from one of its threads comes as a hard
+ * interrupt, as an MSI-X message does: the driver's handler runs in hard
+ * interrupt context, and the tasklet it schedules runs as that interrupt
+ * ends. (Called from the thread itself, a handler's tasklet was left to
+ * ksoftirqd, below the engine's real-time threads, up to a millisecond.)
+ */
+static void irdma_bringup_irq_is_hard_test(struct kunit *test)
+{
+	struct irdma_test_irq t = {};
+	struct auxiliary_device *adev;
+	struct sim_dev *sdev;
+	int err;
+
+	adev = irdma_test_sim_up(test);
+	sdev = to_sim_dev(adev->dev.parent);
+	/* The driver lets its vectors go; this test takes vector 0. */
+	device_release_driver(&adev->dev);
+	err = request_irq(sdev->msix[0].vector, irdma_test_irq_handler, 0,
+			  "irdma_test", &t);
+	KUNIT_ASSERT_EQ(test, err, 0);
+
+	sim_irq_raise(sdev, 0);
+	KUNIT_EXPECT_TRUE(test, irdma_test_wait_flag(&t.fired, true));
+	free_irq(sdev->msix[0].vector, &t);
+	KUNIT_EXPECT_TRUE(test, t.hardirq);
 }
 
 /*
@@ -474,6 +569,8 @@ static struct kunit_case irdma_bringup_cases[] = {
 	KUNIT_CASE_PARAM(irdma_bringup_failure_test, irdma_bringup_op_gen_params),
 	KUNIT_CASE_PARAM(irdma_teardown_failure_test, irdma_teardown_op_gen_params),
 	KUNIT_CASE_SLOW(irdma_bringup_trapped_cmd_event_test),
+	KUNIT_CASE(irdma_bringup_trap_event_at_once_test),
+	KUNIT_CASE(irdma_bringup_irq_is_hard_test),
 	KUNIT_CASE(irdma_bringup_stale_ccqp_stamp_test),
 	KUNIT_CASE_SLOW(irdma_bringup_polled_cmds_in_trap_test),
 	KUNIT_CASE(irdma_bringup_look_before_trap_test),

@@ -223,6 +223,7 @@ static int sim_dev_create(u32 id, bool roce, bool srq, void __iomem *regs,
 	INIT_WORK(&sdev->reset_work, sim_reset_work);
 	spin_lock_init(&sdev->faults.ae_lock);
 	spin_lock_init(&sdev->cqp_lock);
+	spin_lock_init(&sdev->eq_lock);
 	sim_doorbell_init(sdev);
 	INIT_KFIFO(sdev->faults.aes);
 	sdev->faults.fail_count = 1;

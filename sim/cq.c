@@ -366,6 +366,31 @@ static bool sim_cq_arm(struct sim_dev *sdev, struct sim_cq *cq, u64 arm)
 }
 
 /**
+ * sim_ccq_take_arm - take the CCQ's arm request, from the CQPDB trap
+ * @sdev: the simulated function
+ *
+ * The arm doorbell is not trapped (the debug registers go to the CQP's
+ * doorbells); a trap that is about to complete commands takes the CCQ's
+ * arm first, as silicon would have taken it when it was written.
+ *
+ * Context: under the CQP lock; the trap reads only a shadow area it has
+ * mapped (sim_ccq_map()).
+ * Return: true if an event is due now (CQEs were waiting): the CCQ is
+ * disarmed.
+ */
+bool sim_ccq_take_arm(struct sim_dev *sdev)
+{
+	struct sim_cq *ccq = sim_cq_find(sdev, 0);
+	u64 arm;
+
+	lockdep_assert_held(&sdev->cqp_lock);
+	if (!ccq || !ccq->shadow_va)
+		return false;
+	arm = le64_to_cpu(READ_ONCE(*(__le64 *)(ccq->shadow_va + 32)));
+	return sim_cq_arm(sdev, ccq, arm);
+}
+
+/**
  * sim_cq_check_arms - take the arm requests made since the last look
  * @sdev: the simulated function
  *

@@ -113,8 +113,11 @@ void sim_cqp_cleanup(struct sim_dev *sdev)
 	sim_srqs_destroy_all(sdev);
 	sim_mem_destroy_all(sdev);
 	sim_cqs_destroy_all(sdev);
+	/* The CCQ's last event may still be on its way (sim_cqp_notify()). */
+	spin_lock_irq(&sdev->eq_lock);
 	memset(sdev->ceq, 0, sizeof(sdev->ceq));
 	memset(&sdev->aeq, 0, sizeof(sdev->aeq));
+	spin_unlock_irq(&sdev->eq_lock);
 	memset(&sdev->hmc, 0, sizeof(sdev->hmc));
 	/* A CQP may be created again. */
 	smp_store_release(&sdev->cqp_cleanup_due, false);
@@ -365,8 +368,11 @@ static void sim_cqp_complete(struct sim_dev *sdev, u32 idx, u8 op,
 			 FIELD_PREP(IRDMA_CCQE_MINERR, res->min) |
 			 FIELD_PREP(IRDMA_CCQE_MAJERR, res->maj) |
 			 FIELD_PREP(IRDMA_CCQE_ERROR, !!res->maj);
-		if (!sim_cq_write(sdev, ccq, cqe, &notify) && notify)
+		if (!sim_cq_write(sdev, ccq, cqe, &notify) && notify &&
+		    !cqp->notify_due) {
 			cqp->notify_due = true;
+			cqp->notify_since = sim_lat_now();
+		}
 	}
 	/* The CQE is in place before the tail says the WQE is done. */
 	wmb();
@@ -447,25 +453,46 @@ static void sim_cqp_done(struct sim_dev *sdev, const __le64 *wqe,
 			 res);
 }
 
-/*
- * The CCQ's event, owed by completions written under the lock: by this
- * thread's, or by the trap's (which leaves the event to a thread it kicks,
- * and which may have run every rung WQE itself). Return: true if one was.
+/**
+ * sim_cqp_notify - post the CCQ's event, if completions written under the
+ * CQP lock owe one
+ * @sdev: the simulated function
+ *
+ * Posted by the thread whose completion owes it, or for the trap by its
+ * irq_work, right after it (doorbell.c): on silicon the event follows the
+ * CQE at once, and a driver that finds the CQE before its event and goes
+ * on must not get the event long after.
+ *
+ * Context: a thread, or hard interrupt context (the trap's irq_work).
+ * Return: true if an event was owed.
  */
-static bool sim_cqp_notify(struct sim_dev *sdev)
+bool sim_cqp_notify(struct sim_dev *sdev)
 {
+	u64 ctx = 0, since = 0;
 	struct sim_cq *ccq;
+	unsigned long flags;
+	bool post = false;
+	u32 ceq_id = 0;
 	bool due;
 
 	if (!READ_ONCE(sdev->cqp.notify_due))
 		return false;
-	spin_lock_irq(&sdev->cqp_lock);
+	spin_lock_irqsave(&sdev->cqp_lock, flags);
 	due = sdev->cqp.notify_due;
 	sdev->cqp.notify_due = false;
 	ccq = sim_cq_find(sdev, 0);
-	spin_unlock_irq(&sdev->cqp_lock);
-	if (due && ccq && ccq->ceq_valid)
-		sim_ceq_post(sdev, ccq->ceq_id, ccq->ctx);
+	if (due && ccq && ccq->ceq_valid) {
+		post = true;
+		ceq_id = ccq->ceq_id;
+		ctx = ccq->ctx;
+		since = sdev->cqp.notify_since;
+	}
+	spin_unlock_irqrestore(&sdev->cqp_lock, flags);
+	if (post) {
+		/* Timed to the post: the driver's handler may run inside it. */
+		sim_lat_record(sdev, SIM_LAT_CCQ_EVENT, since, 0, 0, true);
+		sim_ceq_post(sdev, ceq_id, ctx);
+	}
 	return due;
 }
 
@@ -572,38 +599,46 @@ bool sim_cqp_trap_patient(u64 start)
  * sim_cqp_fast - execute rung CQP WQEs right in the CQPDB trap
  * @sdev: the simulated function
  *
- * Runs the WQEs at the head of the ring that need nothing but the engine's
+ * Takes the CCQ's arm request first (its doorbell is not trapped), so that
+ * a completion written here raises the event the CCQ is armed for. Then
+ * runs the WQEs at the head of the ring that need nothing but the engine's
  * tables, and stops at the first that needs a thread.
  *
  * Context: the debug exception of a trapped CQPDB write (NMI-like).
- * Return: true if nothing is left for the threads.
+ * Return: what is left for after the trap: SIM_TRAP_LEFT_THREADS,
+ * SIM_TRAP_LEFT_EVENT (the CCQ's event, for the trap's irq_work), or 0.
  */
-bool sim_cqp_fast(struct sim_dev *sdev)
+unsigned int sim_cqp_fast(struct sim_dev *sdev)
 {
 	__le64 wqe[IRDMA_CQP_WQE_SIZE / 8];
 	u64 start = sim_lat_now();
-	bool rest = false, notify;
+	unsigned int left = 0;
 
 	while (!spin_trylock(&sdev->cqp_lock)) {
 		if (!sim_cqp_trap_patient(start)) {
 			atomic64_inc(&sdev->db.left);
-			return false;
+			return SIM_TRAP_LEFT_THREADS;
 		}
+	}
+	if (sdev->cqp.up && sim_ccq_take_arm(sdev) && !sdev->cqp.notify_due) {
+		sdev->cqp.notify_due = true;
+		sdev->cqp.notify_since = sim_lat_now();
 	}
 	while (sim_cqp_next(sdev, wqe)) {
 		struct sim_cqp_result res = {};
 
 		if (!sim_cqp_atomic(sdev, wqe)) {
-			rest = true;
+			left |= SIM_TRAP_LEFT_THREADS;
 			break;
 		}
 		sim_cqp_execute(sdev, wqe, &res);
 		sim_cqp_done(sdev, wqe, &res);
 		atomic64_inc(&sdev->db.fast);
 	}
-	notify = sdev->cqp.notify_due;
+	if (sdev->cqp.notify_due)
+		left |= SIM_TRAP_LEFT_EVENT;
 	spin_unlock(&sdev->cqp_lock);
-	if (rest)
+	if (left & SIM_TRAP_LEFT_THREADS)
 		atomic64_inc(&sdev->db.left);
-	return !rest && !notify;
+	return left;
 }

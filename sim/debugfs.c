@@ -26,8 +26,8 @@ static int sim_stats_show(struct seq_file *m, void *data)
 	seq_printf(m, "cqp_ops %llu\ncqp_errors %llu\nirqs %llu\ndma_faults %llu\nfaults_injected %llu\n",
 		   sdev->stats.cqp_ops, sdev->stats.cqp_errors, sdev->stats.irqs,
 		   sdev->stats.dma_faults, sdev->stats.faults_injected);
-	seq_printf(m, "ud_dropped %llu\ncq_overflows %llu\n",
-		   sdev->stats.ud_dropped, sdev->stats.cq_overflows);
+	seq_printf(m, "ceqes %llu\nud_dropped %llu\ncq_overflows %llu\n",
+		   sdev->stats.ceqes, sdev->stats.ud_dropped, sdev->stats.cq_overflows);
 	seq_printf(m, "engine_stalls_over_1ms %llu\nengine_stall_max_us %llu\n",
 		   sdev->stats.stalls, div_u64(sdev->stats.stall_max_ns, NSEC_PER_USEC));
 	seq_printf(m, "doorbells_trapped %llu\ncqp_ops_in_trap %llu\ntraps_leaving_work %llu\ncqp_batches_found_by_looking %llu\nwrites_left_to_their_trap %llu\ntrapped_regs %d\n",

@@ -14,7 +14,9 @@
  *    (address handles, made by ib_cm and the MAD layer under spinlocks)
  *    are executed right there, without a thread (cqp.c, sim_cqp_fast());
  *  - everything else wakes the engine threads through an irq_work, which
- *    runs as soon as the storing CPU takes interrupts again.
+ *    runs as soon as the storing CPU takes interrupts again; the same
+ *    irq_work posts the event of a CCQ completion written in the trap, so
+ *    that it follows the completion at once, as on silicon.
  *
  * So a driver spinning on every CPU with interrupts off still sees its
  * address handle made; the threads keep the rest (and the data path, whose
@@ -59,6 +61,7 @@ static void sim_doorbell_hit(struct perf_event *bp,
 	struct sim_dev *sdev = bp->overflow_handler_context;
 	bool cqpdb = bp->attr.bp_addr ==
 		     (unsigned long)(sdev->regs + IRDMA_PFPE_CQPDB);
+	unsigned int left = 0;
 	s64 none = 0;
 
 	/* The engine's own write, setting CCQPLOW back to idle. */
@@ -71,14 +74,28 @@ static void sim_doorbell_hit(struct perf_event *bp,
 	/* The earliest write not yet taken starts the clock. */
 	atomic64_try_cmpxchg(&sdev->db.rung_ns[cqpdb ? SIM_TRAP_CQPDB : SIM_TRAP_CCQPLOW],
 			     &none, sim_lat_now());
-	if (cqpdb ? sim_cqp_fast(sdev) : sim_doorbell_ccqp(sdev))
+	if (cqpdb)
+		left = sim_cqp_fast(sdev);
+	else if (!sim_doorbell_ccqp(sdev))
+		left = SIM_TRAP_LEFT_THREADS;
+	if (!left)
 		return;
+	if (left & SIM_TRAP_LEFT_THREADS)
+		WRITE_ONCE(sdev->db.threads_due, true);
 	irq_work_queue(&sdev->db.kick);
 }
 
+/*
+ * Right after a trap that left something, as soon as the storing CPU takes
+ * interrupts: the CCQ's event, then the threads' wake-up if they have work.
+ */
 static void sim_doorbell_kick(struct irq_work *work)
 {
-	sim_engine_kick(container_of(work, struct sim_dev, db.kick));
+	struct sim_dev *sdev = container_of(work, struct sim_dev, db.kick);
+
+	sim_cqp_notify(sdev);
+	if (xchg(&sdev->db.threads_due, false))
+		sim_engine_kick(sdev);
 }
 
 /**

@@ -10,21 +10,27 @@
 #include "sim.h"
 #include "trace.h"
 
-static void sim_vector_fire(struct sim_dev *sdev, u32 msix_idx)
+/*
+ * A vector's cause fired: true if the interrupt is to be raised now (the
+ * vector was enabled; it masks itself), false if it waits for the driver
+ * to enable the vector. Under the EQ lock; the caller raises it after.
+ */
+static bool sim_vector_fire(struct sim_dev *sdev, u32 msix_idx)
 {
 	struct sim_vector *vec;
 
+	lockdep_assert_held(&sdev->eq_lock);
 	if (msix_idx >= SIM_MSIX_COUNT)
-		return;
+		return false;
 	vec = &sdev->vec[msix_idx];
 	if (!vec->enabled) {
 		vec->pending = true;
-		return;
+		return false;
 	}
 	vec->enabled = false;
 	vec->pending = false;
 	sdev->stats.irqs++;
-	sim_irq_raise(sdev, msix_idx);
+	return true;
 }
 
 /**
@@ -35,8 +41,10 @@ static void sim_vector_fire(struct sim_dev *sdev, u32 msix_idx)
  */
 bool sim_vectors_poll(struct sim_dev *sdev)
 {
+	unsigned long flags;
 	bool work = false;
 	u32 i, reg, val;
+	bool raise;
 
 	for (i = 0; i < SIM_MSIX_COUNT; i++) {
 		reg = IRDMA_GLINT_DYN_CTL(i);
@@ -46,20 +54,29 @@ bool sim_vectors_poll(struct sim_dev *sdev)
 		sim_wr32(sdev, reg, 0);
 		trace_irdma_sim_reg(sdev->id, reg, val);
 		work = true;
+		spin_lock_irqsave(&sdev->eq_lock, flags);
 		sdev->vec[i].enabled = !!(val & IRDMA_DYN_CTL_INTENA);
-		if (sdev->vec[i].enabled && sdev->vec[i].pending)
+		raise = sdev->vec[i].enabled && sdev->vec[i].pending &&
 			sim_vector_fire(sdev, i);
+		spin_unlock_irqrestore(&sdev->eq_lock, flags);
+		if (raise)
+			sim_irq_raise(sdev, i);
 	}
 	return work;
 }
 
-/* Raise the vector a queue's cause register names, if the cause is on. */
-static void sim_eq_interrupt(struct sim_dev *sdev, u32 ctl_reg)
+/*
+ * The vector a queue's cause register names, if the cause is on: its
+ * index if it is to be raised now, else -1. Under the EQ lock.
+ */
+static int sim_eq_interrupt(struct sim_dev *sdev, u32 ctl_reg)
 {
 	u32 ctl = sim_rd32(sdev, ctl_reg);
+	u32 idx = FIELD_GET(IRDMA_INTCTL_MSIX_INDX, ctl);
 
-	if (ctl & IRDMA_INTCTL_CAUSE_ENA)
-		sim_vector_fire(sdev, FIELD_GET(IRDMA_INTCTL_MSIX_INDX, ctl));
+	if ((ctl & IRDMA_INTCTL_CAUSE_ENA) && sim_vector_fire(sdev, idx))
+		return idx;
+	return -1;
 }
 
 static bool sim_eq_push(struct sim_dev *sdev, struct sim_eq *eq,
@@ -83,6 +100,29 @@ static bool sim_eq_push(struct sim_dev *sdev, struct sim_eq *eq,
 	return true;
 }
 
+/*
+ * Push an entry onto a live EQ and fire its vector; the interrupt is
+ * raised once the EQ lock is dropped. Threads post, and the irq_work of a
+ * trapped doorbell (the CCQ's events, sim_cqp_notify()).
+ */
+static void sim_eq_post(struct sim_dev *sdev, struct sim_eq *eq, u32 ctl_reg,
+			const u64 *entry, unsigned int qwords)
+{
+	unsigned long flags;
+	int raise = -1;
+
+	spin_lock_irqsave(&sdev->eq_lock, flags);
+	/* Acquire: pairs with sim_eq_init()'s release. */
+	if (smp_load_acquire(&eq->live) && sim_eq_push(sdev, eq, entry, qwords)) {
+		if (eq != &sdev->aeq)
+			sdev->stats.ceqes++;
+		raise = sim_eq_interrupt(sdev, ctl_reg);
+	}
+	spin_unlock_irqrestore(&sdev->eq_lock, flags);
+	if (raise >= 0)
+		sim_irq_raise(sdev, raise);
+}
+
 /**
  * sim_ceq_post - report an event on a CQ through its CEQ
  * @sdev: the simulated function
@@ -96,8 +136,8 @@ void sim_ceq_post(struct sim_dev *sdev, u32 ceq_id, u64 ctx)
 	/* Pairs with sim_eq_init()'s release: the ring is in place. */
 	if (ceq_id >= SIM_MAX_CEQS || !smp_load_acquire(&sdev->ceq[ceq_id].live))
 		return;
-	if (sim_eq_push(sdev, &sdev->ceq[ceq_id], &ceqe, 1))
-		sim_eq_interrupt(sdev, IRDMA_GLINT_CEQCTL(ceq_id));
+	/* Checked again under the EQ lock: it may be going. */
+	sim_eq_post(sdev, &sdev->ceq[ceq_id], IRDMA_GLINT_CEQCTL(ceq_id), &ceqe, 1);
 }
 
 /*
@@ -121,6 +161,25 @@ static int sim_eq_init(struct sim_eq *eq, const __le64 *wqe, u32 max)
 	/* Pairs with sim_ceq_post()'s acquire. */
 	smp_store_release(&eq->live, true);
 	return 0;
+}
+
+/*
+ * An EQ destroyed: nothing is posted to it once this returns, so its
+ * completion tells the driver it may free the ring. Posts check the flag
+ * under the EQ lock; a post under way is waited for (a few stores). The
+ * trap runs this too: it only tries the lock (it never interrupts a holder
+ * on its own CPU, which stores to no trapped register meanwhile).
+ */
+static void sim_eq_kill(struct sim_dev *sdev, struct sim_eq *eq)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	while (!spin_trylock(&sdev->eq_lock))
+		cpu_relax();
+	WRITE_ONCE(eq->live, false);
+	spin_unlock(&sdev->eq_lock);
+	local_irq_restore(flags);
 }
 
 /**
@@ -159,7 +218,7 @@ void sim_ceq_destroy(struct sim_dev *sdev, const __le64 *wqe,
 
 	if (id >= SIM_MAX_CEQS || !sdev->ceq[id].live)
 		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
-	WRITE_ONCE(sdev->ceq[id].live, false);
+	sim_eq_kill(sdev, &sdev->ceq[id]);
 }
 
 /**
@@ -188,7 +247,7 @@ void sim_aeq_destroy(struct sim_dev *sdev, const __le64 *wqe,
 {
 	if (!sdev->aeq.live)
 		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
-	sdev->aeq.live = false;
+	sim_eq_kill(sdev, &sdev->aeq);
 }
 
 /**
@@ -252,10 +311,7 @@ void sim_aeq_post_full(struct sim_dev *sdev, u32 code, u32 id, u8 source,
 		FIELD_PREP(IRDMA_AEQE_IWSTATE, state),
 	};
 
-	if (!sdev->aeq.live)
-		return;
-	if (sim_eq_push(sdev, &sdev->aeq, aeqe, 2))
-		sim_eq_interrupt(sdev, IRDMA_PFINT_AEQCTL);
+	sim_eq_post(sdev, &sdev->aeq, IRDMA_PFINT_AEQCTL, aeqe, 2);
 }
 
 /**

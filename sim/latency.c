@@ -9,6 +9,8 @@
  *   cqp_create   CCQPLOW written -> CCQPSTATUS set (the CQP's creation)
  *   cqp_destroy  CCQPLOW zeroed  -> CCQPSTATUS cleared
  *   cqp_cmd      CQPDB written   -> the WQE's CCQ completion and CQPTAIL
+ *   ccq_event    a CCQ completion written, the CCQ armed -> its CEQE
+ *                posted (silicon: at once)
  *
  * The start of a response is the doorbell's trap when the doorbell is
  * trapped (doorbell.c), the exact moment of the store. Otherwise it is the
@@ -28,6 +30,7 @@ static const char *const sim_lat_names[SIM_LAT_KINDS] = {
 	[SIM_LAT_CQP_CREATE] = "cqp_create",
 	[SIM_LAT_CQP_DESTROY] = "cqp_destroy",
 	[SIM_LAT_CQP_CMD] = "cqp_cmd",
+	[SIM_LAT_CCQ_EVENT] = "ccq_event",
 };
 
 /**

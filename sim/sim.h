@@ -7,6 +7,7 @@
 
 #include <linux/device.h>
 #include <linux/io.h>
+#include <linux/irq_work.h>
 #include <linux/kthread.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -59,6 +60,7 @@ struct seq_file;
  * @batch_trapped: the batch's CQPDB write was trapped (@batch_since is the
  *	trap's time, not a look's)
  * @notify_due: a CCQ completion owes the CCQ's CEQ an event
+ * @notify_since: when the completion that owes it was written
  */
 struct sim_cqp {
 	bool up;
@@ -76,6 +78,7 @@ struct sim_cqp {
 	u64 picked_ns;
 	bool batch_trapped;
 	bool notify_due;
+	u64 notify_since;
 };
 
 /**
@@ -308,7 +311,8 @@ struct sim_hmc {
  * struct sim_stats - what the engine did, for tests and debugfs
  * @cqp_ops: CQP WQEs executed
  * @cqp_errors: CQP WQEs completed with an error
- * @irqs: interrupts raised
+ * @irqs: interrupts raised (under the EQ lock)
+ * @ceqes: CEQ entries written (under the EQ lock)
  * @dma_faults: host memory accesses at invalid addresses
  * @faults_injected: CQP commands failed on request
  * @ud_dropped: UD datagrams nobody took (no QP, Q_Key, no receive posted)
@@ -321,6 +325,7 @@ struct sim_stats {
 	u64 cqp_ops;
 	u64 cqp_errors;
 	u64 irqs;
+	u64 ceqes;
 	u64 dma_faults;
 	u64 faults_injected;
 	u64 ud_dropped;
@@ -334,6 +339,7 @@ enum sim_lat_kind {
 	SIM_LAT_CQP_CREATE,
 	SIM_LAT_CQP_DESTROY,
 	SIM_LAT_CQP_CMD,
+	SIM_LAT_CCQ_EVENT,
 	SIM_LAT_KINDS,
 };
 
@@ -382,7 +388,9 @@ enum sim_trap_reg {
  * struct sim_doorbell - the function's trapped doorbells (doorbell.c)
  * @bp: the wide breakpoint on each register (NULL: that one is polled)
  * @rung_ns: when each was written, earliest not yet taken (0: none)
- * @kick: wakes the engine threads from hard interrupt context
+ * @kick: after a trap, from hard interrupt context: posts the CCQ's event
+ *	if one is due, and wakes the engine threads if the trap left them work
+ * @threads_due: the trap left work to the threads
  * @kicks: bumped at each kick; a thread sleeps only if it saw the last
  * @traps: writes trapped
  * @fast: CQP WQEs executed right in the trap
@@ -401,6 +409,7 @@ struct sim_doorbell {
 	struct perf_event * __percpu *bp[SIM_TRAPS];
 	atomic64_t rung_ns[SIM_TRAPS];
 	struct irq_work kick;
+	bool threads_due;
 	atomic_t kicks;
 	atomic64_t traps;
 	atomic64_t fast;
@@ -446,6 +455,8 @@ struct sim_faults {
  * @netdev: the function's Ethernet device
  * @irq_base: first of @msix_count software IRQs
  * @msix: MSI-X table handed to the driver
+ * @irq_pending: vectors raised, to be delivered by @irq_work
+ * @irq_work: delivers them, in hard interrupt context (irq.c)
  * @sadev: what the driver's front-end binds to
  * @list: entry in the list of functions
  * @engine: the threads that execute the hardware's work, one per CPU
@@ -455,6 +466,8 @@ struct sim_faults {
  *	to answer for a while after)
  * @cqp_lock: the CQP's ring position and the CCQ, between the engine
  *	threads and the CQPDB trap (which only ever tries it)
+ * @eq_lock: the EQs' rings and the vectors, between the engine threads
+ *	and a trapped doorbell's irq_work (the CCQ's events)
  * @db: trapped doorbells
  * @db_pfn: the page of BAR0 holding the doorbells user space maps, or 0
  *	if user space's mappings are not watched
@@ -504,6 +517,8 @@ struct sim_dev {
 	struct net_device *netdev;
 	unsigned int irq_base;
 	struct msix_entry msix[SIM_MSIX_COUNT];
+	unsigned long irq_pending;
+	struct irq_work irq_work;
 	struct irdma_sim_adev *sadev;
 	struct list_head list;
 	struct task_struct *engine[SIM_MAX_ENGINES];
@@ -511,6 +526,7 @@ struct sim_dev {
 	struct mutex engine_lock; /* one engine thread works at a time */
 	u64 engine_worked_ns;
 	spinlock_t cqp_lock; /* CQP ring position, CCQ: threads and trap */
+	spinlock_t eq_lock; /* EQ rings and vectors: threads and irq_work */
 	struct sim_doorbell db;
 	unsigned long db_pfn;
 	struct list_head userdb;
@@ -781,7 +797,12 @@ void sim_userdb_del(struct sim_dev *sdev);
 
 /* cqp.c, the trap's part */
 bool sim_cqp_trap_patient(u64 start);
-bool sim_cqp_fast(struct sim_dev *sdev);
+/* What a trap leaves to be done after it (sim_cqp_fast()). */
+#define SIM_TRAP_LEFT_THREADS	BIT(0)
+#define SIM_TRAP_LEFT_EVENT	BIT(1)
+unsigned int sim_cqp_fast(struct sim_dev *sdev);
+bool sim_cqp_notify(struct sim_dev *sdev);
+bool sim_ccq_take_arm(struct sim_dev *sdev);
 
 /* latency.c */
 u64 sim_lat_now(void);
