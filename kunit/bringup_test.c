@@ -179,6 +179,25 @@ static bool irdma_test_wait_flag(const bool *flag, bool want)
 }
 
 /*
+ * A function up with our driver bound, its CQPDB trapped (else the test
+ * is skipped), and a NOP to ring in @cmd.
+ */
+static struct sim_dev *irdma_test_trapped_nop(struct kunit *test,
+					      struct irdma_fn **fn,
+					      struct irdma_cqp_wqe *cmd)
+{
+	struct auxiliary_device *adev = irdma_test_sim_up(test);
+	struct sim_dev *sdev = to_sim_dev(adev->dev.parent);
+
+	*fn = irdma_test_bound_fn(adev);
+	if (!sdev->db.bp[SIM_TRAP_CQPDB])
+		kunit_skip(test, "CQPDB not trapped here");
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->q[3] = FIELD_PREP(IRDMA_CQPSQ_OPCODE, IRDMA_CQPOP_NOP);
+	return sdev;
+}
+
+/*
  * A CQP command the simulator's CQPDB trap runs by itself still gives the
  * armed CCQ its event, as silicon does: the trap's irq_work posts it.
  */
@@ -226,8 +245,7 @@ static void irdma_bringup_trapped_cmd_event_test(struct kunit *test)
  */
 static void irdma_bringup_trap_event_at_once_test(struct kunit *test)
 {
-	struct irdma_cqp_wqe cmd = {};
-	struct auxiliary_device *adev;
+	struct irdma_cqp_wqe cmd;
 	struct sim_dev *sdev;
 	struct irdma_fn *fn;
 	unsigned long flags;
@@ -236,13 +254,7 @@ static void irdma_bringup_trap_event_at_once_test(struct kunit *test)
 	int err, i;
 	u32 idx;
 
-	adev = irdma_test_sim_up(test);
-	fn = irdma_test_bound_fn(adev);
-	sdev = to_sim_dev(adev->dev.parent);
-	if (!sdev->db.bp[SIM_TRAP_CQPDB])
-		kunit_skip(test, "CQPDB not trapped here");
-	cmd.q[3] = FIELD_PREP(IRDMA_CQPSQ_OPCODE, IRDMA_CQPOP_NOP);
-
+	sdev = irdma_test_trapped_nop(test, &fn, &cmd);
 	mutex_lock(&sdev->engine_lock);
 	/* Whatever arm the engine took before is used up. */
 	spin_lock_irq(&sdev->cqp_lock);
@@ -400,8 +412,7 @@ static void irdma_bringup_polled_cmds_in_trap_test(struct kunit *test)
 static void irdma_bringup_look_before_trap_test(struct kunit *test)
 {
 #ifdef CONFIG_X86
-	struct auxiliary_device *adev;
-	struct irdma_cqp_wqe cmd = {};
+	struct irdma_cqp_wqe cmd;
 	unsigned long flags, dr7;
 	struct sim_dev *sdev;
 	struct irdma_fn *fn;
@@ -410,13 +421,7 @@ static void irdma_bringup_look_before_trap_test(struct kunit *test)
 	bool ran;
 	int err;
 
-	adev = irdma_test_sim_up(test);
-	fn = irdma_test_bound_fn(adev);
-	sdev = to_sim_dev(adev->dev.parent);
-	if (!sdev->db.bp[SIM_TRAP_CQPDB])
-		kunit_skip(test, "CQPDB not trapped here");
-	cmd.q[3] = FIELD_PREP(IRDMA_CQPSQ_OPCODE, IRDMA_CQPOP_NOP);
-
+	sdev = irdma_test_trapped_nop(test, &fn, &cmd);
 	mutex_lock(&sdev->engine_lock);
 	/* Bring-up's looks may have left writes to their traps already. */
 	left = atomic64_read(&sdev->db.left_by_looks);
