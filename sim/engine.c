@@ -161,35 +161,15 @@ static void sim_engine_note_stall(struct sim_dev *sdev, u64 ns)
 	sdev->stats.stall_max_ns = max(sdev->stats.stall_max_ns, ns);
 }
 
-/*
- * After a step that raised interrupts: the tasks they woke on this CPU (a
- * driver's completion work, queued by its tasklet) would run at once on
- * silicon, which takes no CPU; a real-time thread that went on stepping
- * kept them waiting (seen: 230 us, long enough for the stock driver's
- * teardown to reach a CCQ poll that the late work then raced with). So
- * the thread steps aside for a moment when a task waits here; a doorbell
- * wakes it early.
- */
-static void sim_engine_after_irqs(struct sim_dev *sdev, u64 irqs)
-{
-	if (READ_ONCE(sdev->stats.irqs) == irqs || single_task_running()) {
-		cond_resched();
-		return;
-	}
-	sim_engine_idle(sdev, atomic_read(&sdev->db.kicks), 20, 40);
-}
-
 static int sim_engine_thread(void *data)
 {
 	struct sim_dev *sdev = data;
 	bool work;
-	u64 irqs;
 	int seen;
 
 	complete(&sdev->engine_running);
 	while (!kthread_should_stop()) {
 		seen = atomic_read(&sdev->db.kicks);
-		irqs = READ_ONCE(sdev->stats.irqs);
 		/* One thread at a time does the work; the others stand by. */
 		work = false;
 		if (mutex_trylock(&sdev->engine_lock)) {
@@ -202,7 +182,7 @@ static int sim_engine_thread(void *data)
 		}
 		if (work) {
 			WRITE_ONCE(sdev->engine_worked_ns, ktime_get_ns());
-			sim_engine_after_irqs(sdev, irqs);
+			cond_resched();
 			continue;
 		}
 		if (ktime_get_ns() - READ_ONCE(sdev->engine_worked_ns) < SIM_FAST_NS) {
