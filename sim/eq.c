@@ -11,26 +11,26 @@
 #include "trace.h"
 
 /*
- * A vector's cause fired: true if the interrupt is to be raised now (the
- * vector was enabled; it masks itself), false if it waits for the driver
- * to enable the vector. Under the EQ lock; the caller raises it after.
+ * A vector's cause fired: raise it if the driver enabled it (it then masks
+ * itself), else hold it until the driver does. Under the EQ lock; the
+ * interrupt itself comes from an irq_work (sim_irq_raise()).
  */
-static bool sim_vector_fire(struct sim_dev *sdev, u32 msix_idx)
+static void sim_vector_fire(struct sim_dev *sdev, u32 msix_idx)
 {
 	struct sim_vector *vec;
 
 	lockdep_assert_held(&sdev->eq_lock);
 	if (msix_idx >= SIM_MSIX_COUNT)
-		return false;
+		return;
 	vec = &sdev->vec[msix_idx];
 	if (!vec->enabled) {
 		vec->pending = true;
-		return false;
+		return;
 	}
 	vec->enabled = false;
 	vec->pending = false;
 	sdev->stats.irqs++;
-	return true;
+	sim_irq_raise(sdev, msix_idx);
 }
 
 /**
@@ -44,7 +44,6 @@ bool sim_vectors_poll(struct sim_dev *sdev)
 	unsigned long flags;
 	bool work = false;
 	u32 i, reg, val;
-	bool raise;
 
 	for (i = 0; i < SIM_MSIX_COUNT; i++) {
 		reg = IRDMA_GLINT_DYN_CTL(i);
@@ -56,27 +55,20 @@ bool sim_vectors_poll(struct sim_dev *sdev)
 		work = true;
 		spin_lock_irqsave(&sdev->eq_lock, flags);
 		sdev->vec[i].enabled = !!(val & IRDMA_DYN_CTL_INTENA);
-		raise = sdev->vec[i].enabled && sdev->vec[i].pending &&
+		if (sdev->vec[i].enabled && sdev->vec[i].pending)
 			sim_vector_fire(sdev, i);
 		spin_unlock_irqrestore(&sdev->eq_lock, flags);
-		if (raise)
-			sim_irq_raise(sdev, i);
 	}
 	return work;
 }
 
-/*
- * The vector a queue's cause register names, if the cause is on: its
- * index if it is to be raised now, else -1. Under the EQ lock.
- */
-static int sim_eq_interrupt(struct sim_dev *sdev, u32 ctl_reg)
+/* Fire the vector a queue's cause register names, if the cause is on. */
+static void sim_eq_interrupt(struct sim_dev *sdev, u32 ctl_reg)
 {
 	u32 ctl = sim_rd32(sdev, ctl_reg);
-	u32 idx = FIELD_GET(IRDMA_INTCTL_MSIX_INDX, ctl);
 
-	if ((ctl & IRDMA_INTCTL_CAUSE_ENA) && sim_vector_fire(sdev, idx))
-		return idx;
-	return -1;
+	if (ctl & IRDMA_INTCTL_CAUSE_ENA)
+		sim_vector_fire(sdev, FIELD_GET(IRDMA_INTCTL_MSIX_INDX, ctl));
 }
 
 static bool sim_eq_push(struct sim_dev *sdev, struct sim_eq *eq,
@@ -101,26 +93,22 @@ static bool sim_eq_push(struct sim_dev *sdev, struct sim_eq *eq,
 }
 
 /*
- * Push an entry onto a live EQ and fire its vector; the interrupt is
- * raised once the EQ lock is dropped. Threads post, and the irq_work of a
- * trapped doorbell (the CCQ's events, sim_cqp_notify()).
+ * Push an entry onto a live EQ and fire its vector. Threads post, and the
+ * irq_work of a trapped doorbell (the CCQ's events, sim_cqp_notify()).
  */
 static void sim_eq_post(struct sim_dev *sdev, struct sim_eq *eq, u32 ctl_reg,
 			const u64 *entry, unsigned int qwords)
 {
 	unsigned long flags;
-	int raise = -1;
 
 	spin_lock_irqsave(&sdev->eq_lock, flags);
 	/* Acquire: pairs with sim_eq_init()'s release. */
 	if (smp_load_acquire(&eq->live) && sim_eq_push(sdev, eq, entry, qwords)) {
 		if (eq != &sdev->aeq)
 			sdev->stats.ceqes++;
-		raise = sim_eq_interrupt(sdev, ctl_reg);
+		sim_eq_interrupt(sdev, ctl_reg);
 	}
 	spin_unlock_irqrestore(&sdev->eq_lock, flags);
-	if (raise >= 0)
-		sim_irq_raise(sdev, raise);
 }
 
 /**
