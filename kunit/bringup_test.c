@@ -322,6 +322,48 @@ static void irdma_bringup_irq_is_hard_test(struct kunit *test)
 }
 
 /*
+ * A vector masked since it last fired is raised at once if the driver has
+ * enabled it again (GLINT_DYN_CTL) though no thread has looked since:
+ * silicon sees the write when it lands. (Left to the threads' looks, an
+ * event waited up to their next look, a millisecond when idle.)
+ */
+static void irdma_bringup_vector_enabled_unseen_test(struct kunit *test)
+{
+	struct irdma_test_irq t = {};
+	struct auxiliary_device *adev;
+	struct sim_dev *sdev;
+	bool fired;
+	u64 irqs;
+	int err;
+
+	adev = irdma_test_sim_up(test);
+	sdev = to_sim_dev(adev->dev.parent);
+	device_release_driver(&adev->dev);
+	err = request_irq(sdev->msix[0].vector, irdma_test_irq_handler, 0,
+			  "irdma_test", &t);
+	KUNIT_ASSERT_EQ(test, err, 0);
+
+	/* No thread looks meanwhile. */
+	mutex_lock(&sdev->engine_lock);
+	spin_lock_irq(&sdev->eq_lock);
+	sdev->vec[0].enabled = false;
+	sdev->vec[0].pending = false;
+	sim_wr32(sdev, IRDMA_GLINT_DYN_CTL(0), IRDMA_DYN_CTL_INTENA);
+	irqs = sdev->stats.irqs;
+	sim_vector_fire(sdev, 0);
+	spin_unlock_irq(&sdev->eq_lock);
+	fired = irdma_test_wait_flag(&t.fired, true);
+	mutex_unlock(&sdev->engine_lock);
+	free_irq(sdev->msix[0].vector, &t);
+
+	KUNIT_EXPECT_TRUE(test, fired);
+	KUNIT_EXPECT_EQ(test, sdev->stats.irqs, irqs + 1);
+	/* Taken, and the vector masked again by the interrupt. */
+	KUNIT_EXPECT_EQ(test, sim_rd32(sdev, IRDMA_GLINT_DYN_CTL(0)), 0);
+	KUNIT_EXPECT_FALSE(test, sdev->vec[0].enabled);
+}
+
+/*
  * The CCQPLOW trap can stamp a write a thread has already taken (the trap
  * runs late under emulation); a look that finds CCQPLOW idle drops that
  * stamp, or it would start the clock of the next CQP creation early.
@@ -576,6 +618,7 @@ static struct kunit_case irdma_bringup_cases[] = {
 	KUNIT_CASE_SLOW(irdma_bringup_trapped_cmd_event_test),
 	KUNIT_CASE(irdma_bringup_trap_event_at_once_test),
 	KUNIT_CASE(irdma_bringup_irq_is_hard_test),
+	KUNIT_CASE(irdma_bringup_vector_enabled_unseen_test),
 	KUNIT_CASE(irdma_bringup_stale_ccqp_stamp_test),
 	KUNIT_CASE_SLOW(irdma_bringup_polled_cmds_in_trap_test),
 	KUNIT_CASE(irdma_bringup_look_before_trap_test),

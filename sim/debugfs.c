@@ -28,8 +28,9 @@ static int sim_stats_show(struct seq_file *m, void *data)
 		   sdev->stats.dma_faults, sdev->stats.faults_injected);
 	seq_printf(m, "ceqes %llu\nud_dropped %llu\ncq_overflows %llu\n",
 		   sdev->stats.ceqes, sdev->stats.ud_dropped, sdev->stats.cq_overflows);
-	seq_printf(m, "engine_stalls_over_1ms %llu\nengine_stall_max_us %llu\n",
-		   sdev->stats.stalls, div_u64(sdev->stats.stall_max_ns, NSEC_PER_USEC));
+	seq_printf(m, "engine_stalls_over_1ms %llu\nengine_stall_max_us %llu\nrnr_waits %llu\n",
+		   sdev->stats.stalls, div_u64(sdev->stats.stall_max_ns, NSEC_PER_USEC),
+		   sdev->stats.rnr_waits);
 	seq_printf(m, "doorbells_trapped %llu\ncqp_ops_in_trap %llu\ntraps_leaving_work %llu\ncqp_batches_found_by_looking %llu\nwrites_left_to_their_trap %llu\ntrapped_regs %d\n",
 		   (u64)atomic64_read(&sdev->db.traps),
 		   (u64)atomic64_read(&sdev->db.fast),
@@ -37,9 +38,11 @@ static int sim_stats_show(struct seq_file *m, void *data)
 		   (u64)atomic64_read(&sdev->db.found),
 		   (u64)atomic64_read(&sdev->db.left_by_looks),
 		   !!sdev->db.bp[SIM_TRAP_CQPDB] + !!sdev->db.bp[SIM_TRAP_CCQPLOW]);
-	seq_printf(m, "user_doorbells_watched %llu\nuser_doorbells_trapped %llu\n",
+	seq_printf(m, "user_doorbells_watched %llu\nuser_doorbells_trapped %llu\nuser_sq_runs_in_process %llu\nuser_sq_left_to_threads %llu\n",
 		   (u64)atomic64_read(&sdev->db.user_watches),
-		   (u64)atomic64_read(&sdev->db.user_traps));
+		   (u64)atomic64_read(&sdev->db.user_traps),
+		   (u64)atomic64_read(&sdev->db.user_runs),
+		   (u64)atomic64_read(&sdev->db.user_left));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sim_stats);

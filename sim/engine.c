@@ -14,10 +14,11 @@
 #include "sim.h"
 
 /*
- * After work, a function stays quick to answer for SIM_FAST_NS: one of its
- * threads keeps looking without a pause while its CPU has nothing else to
- * run (as KVM polls before halting a vCPU); without such a thread, they
- * look ~10 us apart.
+ * After work, a function stays quick to answer for SIM_FAST_NS. For the
+ * first SIM_POLL_NS one of its threads keeps looking without a pause while
+ * its CPU has nothing else to run (as KVM polls, briefly, before halting a
+ * vCPU); otherwise they look ~10 us apart, or ~100 us apart on a CPU where
+ * a task waits to run (a real-time thread looking every 10 us starves it).
  * A driver polling a register for 10 ms (the stock driver's budget for a
  * CQP command before the CCQ exists) is answered within the budget even
  * across the pauses of its bring-up. Then the threads look ~1 ms apart, and
@@ -25,9 +26,13 @@
  *
  * One thread in the whole simulator busy-polls at a time: a guest CPU that
  * spins keeps a host core, and the host needs one for the guest's timers
- * and files.
+ * and files. And not for long: the scheduler counts a CPU where a
+ * real-time thread spins as busy, and wakes tasks on the other CPUs, two
+ * processes of a ping-pong onto one (seen: 6 ms an iteration of
+ * ibv_rc_pingpong instead of 0.2 ms).
  */
 #define SIM_FAST_NS	(20 * NSEC_PER_MSEC)
+#define SIM_POLL_NS	(200 * NSEC_PER_USEC)
 
 static struct task_struct *sim_poller;
 
@@ -108,6 +113,51 @@ void sim_engine_kick_here(struct sim_dev *sdev)
 	sim_engine_wake(sdev, smp_processor_id());
 }
 
+/**
+ * sim_engine_run_sq - execute a QP's SQ for the process that rang it, in
+ * its time
+ * @sdev: the simulated function
+ * @qpn: the QP whose WQE_ALLOC the process wrote, or SIM_DB_IDLE
+ *
+ * Silicon starts on a WQE at once; a software device does the work in the
+ * system call that posts it. The process rang with a plain store
+ * (userdb.c), so it does the work on its way back to user space, under the
+ * engine lock like a thread's look: then the peer sees its completion as
+ * soon as it is written, with no thread to wake on the way and none that
+ * holds the CPU of a process waiting for it. Long messages (over
+ * SIM_SHORT_MSG bytes) it leaves to the threads, which move them while the
+ * process posts more; nor does it wait for a thread at work, which finds
+ * the WQEs by itself.
+ *
+ * Context: process context, may sleep.
+ */
+void sim_engine_run_sq(struct sim_dev *sdev, u32 qpn)
+{
+	bool backlog = false;
+
+	/* A thread at work already: the process does not wait for it. */
+	if (!mutex_trylock(&sdev->engine_lock)) {
+		backlog = true;
+	} else {
+		/*
+		 * The write is taken here, so that the threads do not count
+		 * it as work of theirs and stay quick for nothing.
+		 */
+		if (qpn != SIM_DB_IDLE) {
+			sim_db_taken(sdev, IRDMA_DB_WQE_ALLOC);
+			if (sim_qp_run_sq(sdev, qpn, &backlog))
+				atomic64_inc(&sdev->db.user_runs);
+		}
+		mutex_unlock(&sdev->engine_lock);
+	}
+	if (!backlog)
+		return;
+	atomic64_inc(&sdev->db.user_left);
+	/* The thread of this CPU first, as for a trap that queued no work. */
+	sim_engine_wake(sdev, get_cpu());
+	put_cpu();
+}
+
 /*
  * Poll without pausing if this CPU has nothing else to run and no other
  * thread polls. Return: true if the caller is (still) the poller.
@@ -165,6 +215,7 @@ static int sim_engine_thread(void *data)
 {
 	struct sim_dev *sdev = data;
 	bool work;
+	u64 since;
 	int seen;
 
 	complete(&sdev->engine_running);
@@ -185,8 +236,9 @@ static int sim_engine_thread(void *data)
 			cond_resched();
 			continue;
 		}
-		if (ktime_get_ns() - READ_ONCE(sdev->engine_worked_ns) < SIM_FAST_NS) {
-			if (sim_engine_poll()) {
+		since = ktime_get_ns() - READ_ONCE(sdev->engine_worked_ns);
+		if (since < SIM_FAST_NS) {
+			if (since < SIM_POLL_NS && sim_engine_poll()) {
 				cpu_relax();
 				continue;
 			}
@@ -194,6 +246,9 @@ static int sim_engine_thread(void *data)
 			/* Another thread looks all the time already. */
 			if (sim_engine_polled(sdev))
 				sim_engine_idle(sdev, seen, 1000, 2000);
+			/* A task waits for this CPU: looks would starve it. */
+			else if (!single_task_running())
+				sim_engine_idle(sdev, seen, 100, 200);
 			else
 				sim_engine_idle(sdev, seen, 10, 20);
 		} else {

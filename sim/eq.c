@@ -11,11 +11,34 @@
 #include "trace.h"
 
 /*
- * A vector's cause fired: raise it if the driver enabled it (it then masks
- * itself), else hold it until the driver does. Under the EQ lock; the
- * interrupt itself comes from an irq_work (sim_irq_raise()).
+ * Take the driver's GLINT_DYN_CTL write to a vector, if it made one since
+ * the last look. Under the EQ lock. Return: true if there was one.
  */
-static void sim_vector_fire(struct sim_dev *sdev, u32 msix_idx)
+static bool sim_vector_take(struct sim_dev *sdev, u32 msix_idx)
+{
+	u32 reg = IRDMA_GLINT_DYN_CTL(msix_idx), val = sim_rd32(sdev, reg);
+
+	if (!val)
+		return false;
+	sim_wr32(sdev, reg, 0);
+	trace_irdma_sim_reg(sdev->id, reg, val);
+	sdev->vec[msix_idx].enabled = !!(val & IRDMA_DYN_CTL_INTENA);
+	return true;
+}
+
+/**
+ * sim_vector_fire - a vector's cause fired: raise it if the driver enabled
+ * it (it then masks itself), else hold it until the driver does
+ * @sdev: the simulated function
+ * @msix_idx: the vector
+ *
+ * A GLINT_DYN_CTL write the threads have not taken yet counts: silicon
+ * sees it the moment it lands.
+ *
+ * Context: under the EQ lock; the interrupt itself comes from an irq_work
+ * (sim_irq_raise()).
+ */
+void sim_vector_fire(struct sim_dev *sdev, u32 msix_idx)
 {
 	struct sim_vector *vec;
 
@@ -23,6 +46,8 @@ static void sim_vector_fire(struct sim_dev *sdev, u32 msix_idx)
 	if (msix_idx >= SIM_MSIX_COUNT)
 		return;
 	vec = &sdev->vec[msix_idx];
+	if (!vec->enabled)
+		sim_vector_take(sdev, msix_idx);
 	if (!vec->enabled) {
 		vec->pending = true;
 		return;
@@ -37,26 +62,28 @@ static void sim_vector_fire(struct sim_dev *sdev, u32 msix_idx)
  * sim_vectors_poll - take GLINT_DYN_CTL writes; deliver what was held back
  * @sdev: the simulated function
  *
- * Return: true if any vector was written.
+ * Return: true if an interrupt held back was delivered.
  */
 bool sim_vectors_poll(struct sim_dev *sdev)
 {
 	unsigned long flags;
 	bool work = false;
-	u32 i, reg, val;
+	u32 i;
 
 	for (i = 0; i < SIM_MSIX_COUNT; i++) {
-		reg = IRDMA_GLINT_DYN_CTL(i);
-		val = sim_rd32(sdev, reg);
-		if (!val)
+		if (!sim_rd32(sdev, IRDMA_GLINT_DYN_CTL(i)))
 			continue;
-		sim_wr32(sdev, reg, 0);
-		trace_irdma_sim_reg(sdev->id, reg, val);
-		work = true;
 		spin_lock_irqsave(&sdev->eq_lock, flags);
-		sdev->vec[i].enabled = !!(val & IRDMA_DYN_CTL_INTENA);
-		if (sdev->vec[i].enabled && sdev->vec[i].pending)
+		/*
+		 * Work only if it releases an interrupt held back: a vector
+		 * enabled again after each interrupt would keep the threads
+		 * quick for nothing (a held one takes its write by itself).
+		 */
+		if (sim_vector_take(sdev, i) && sdev->vec[i].enabled &&
+		    sdev->vec[i].pending) {
 			sim_vector_fire(sdev, i);
+			work = true;
+		}
 		spin_unlock_irqrestore(&sdev->eq_lock, flags);
 	}
 	return work;

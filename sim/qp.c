@@ -19,6 +19,7 @@
 #include "sim.h"
 
 #define SIM_SQ_BUDGET		64	/* WQEs per QP per engine step */
+#define SIM_SHORT_MSG		4096	/* bytes a process moves itself */
 #define SIM_MAX_MSG		(64U << 20)
 #define SIM_GRH_SIZE		40
 #define SIM_RNR_DELAY		msecs_to_jiffies(1)
@@ -1035,7 +1036,7 @@ static void sim_exec(struct sim_dev *sdev, struct sim_qp *qp, const __le64 *wqe,
 }
 
 /* The RNR rules: retry later, or give up when the retries are spent. */
-static bool sim_rnr(struct sim_qp *qp)
+static bool sim_rnr(struct sim_dev *sdev, struct sim_qp *qp)
 {
 	if (!qp->rnr_until) {
 		qp->rnr_left = qp->rnr_retry;
@@ -1045,11 +1046,36 @@ static bool sim_rnr(struct sim_qp *qp)
 		qp->rnr_left--;
 	}
 	qp->rnr_until = jiffies + SIM_RNR_DELAY;
+	sdev->stats.rnr_waits++;
 	return true;
 }
 
-/* Run one WQE of an SQ. Return: true if the SQ moved on. */
-static bool sim_sq_step(struct sim_dev *sdev, struct sim_qp *qp)
+/*
+ * A WQE whose data is short enough to be moved in the time of the process
+ * that posted it (sim_engine_run_sq()); the rest goes to the threads.
+ */
+static bool sim_wqe_short(const __le64 *wqe, u64 hdr)
+{
+	u32 k, frags, len, stag;
+	u64 addr, total = 0;
+
+	if (hdr & IRDMA_WQE_INLINEDATAFLAG)
+		return true;
+	if (sim_wqe_frags(hdr, &frags))
+		return true;
+	for (k = 0; k < frags; k++) {
+		sim_frag(wqe, k, &addr, &len, &stag);
+		total += len;
+	}
+	return total <= SIM_SHORT_MSG;
+}
+
+/*
+ * Run one WQE of an SQ; with @short_only, not one that moves much data:
+ * that sets @backlog instead. Return: true if the SQ moved on.
+ */
+static bool sim_sq_step(struct sim_dev *sdev, struct sim_qp *qp,
+			bool short_only, bool *backlog)
 {
 	__le64 wqe[IRDMA_MAX_QUANTA_PER_WR * 4] = {};
 	u64 hdr = sim_sq_wqe_hdr(sdev, qp, qp->sq_tail), cqe[4] = {}, base;
@@ -1069,12 +1095,16 @@ static bool sim_sq_step(struct sim_dev *sdev, struct sim_qp *qp)
 	for (i = 1; i < quanta; i++)
 		if (!sim_valid(le64_to_cpu(wqe[4 * i + 3]), qp->sq_polarity))
 			return false;
+	if (short_only && !sim_wqe_short(wqe, hdr)) {
+		*backlog = true;
+		return false;
+	}
 
 	sim_exec(sdev, qp, wqe, &r);
 	if (r.busy)
 		return false;
 	if (r.retry && !r.req_ae) {
-		if (sim_rnr(qp))
+		if (sim_rnr(sdev, qp))
 			return false;
 		r.req_ae = IRDMA_AE_LLP_TOO_MANY_RNRS;
 	}
@@ -1105,27 +1135,54 @@ static bool sim_sq_step(struct sim_dev *sdev, struct sim_qp *qp)
 	return true;
 }
 
+/*
+ * Run up to a budget of one SQ's WQEs (@short_only: see sim_sq_step());
+ * note in @backlog if WQEs are left.
+ */
+static bool sim_sq_run(struct sim_dev *sdev, struct sim_qp *qp,
+		       bool short_only, bool *backlog)
+{
+	int n;
+
+	for (n = 0; n < SIM_SQ_BUDGET; n++)
+		if (qp->state != IRDMA_QPS_RTS ||
+		    !sim_sq_step(sdev, qp, short_only, backlog))
+			return n > 0;
+	*backlog = true;
+	return true;
+}
+
 /**
  * sim_qps_run - execute what the SQs of QPs ready to send hold
  * @sdev: the simulated function
  *
+ * Context: under the engine lock.
  * Return: true if any WQE was executed.
  */
 bool sim_qps_run(struct sim_dev *sdev)
 {
+	bool work = false, backlog;
 	struct sim_qp *qp;
 	unsigned long id;
-	bool work = false;
-	int n;
 
-	xa_for_each(&sdev->qps, id, qp) {
-		if (qp->state != IRDMA_QPS_RTS)
-			continue;
-		for (n = 0; n < SIM_SQ_BUDGET && qp->state == IRDMA_QPS_RTS; n++) {
-			if (!sim_sq_step(sdev, qp))
-				break;
-			work = true;
-		}
-	}
+	xa_for_each(&sdev->qps, id, qp)
+		work |= sim_sq_run(sdev, qp, false, &backlog);
 	return work;
+}
+
+/**
+ * sim_qp_run_sq - execute what one QP's SQ holds, up to an engine step's
+ * share, as long as its WQEs move little data
+ * @sdev: the simulated function
+ * @qpn: the QP's number
+ * @backlog: set if WQEs may be left for the threads
+ *
+ * Context: under the engine lock.
+ * Return: true if any WQE was executed.
+ */
+bool sim_qp_run_sq(struct sim_dev *sdev, u32 qpn, bool *backlog)
+{
+	struct sim_qp *qp = xa_load(&sdev->qps, qpn);
+
+	return qp && sim_sq_run(sdev, qp, true, backlog);
 }

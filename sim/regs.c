@@ -34,8 +34,15 @@ void sim_regs_reset(struct sim_dev *sdev)
 	sim_wr32(sdev, IRDMA_DB_CQ_ARM, SIM_DB_IDLE);
 }
 
-/* A doorbell rang if it no longer reads idle; it is reset to idle. */
-static bool sim_db_taken(struct sim_dev *sdev, u32 reg)
+/**
+ * sim_db_taken - take a doorbell write: it rang if it no longer reads
+ * idle, and is reset to idle
+ * @sdev: the simulated function
+ * @reg: the doorbell's offset
+ *
+ * Return: true if it rang since it was last taken.
+ */
+bool sim_db_taken(struct sim_dev *sdev, u32 reg)
 {
 	u32 val = sim_rd32(sdev, reg);
 

@@ -320,6 +320,8 @@ struct sim_hmc {
  * @stalls: engine steps that found nothing yet took over 1 ms: the thread's
  *	CPU was taken from it (by the host, under emulation, or interrupts)
  * @stall_max_ns: the longest such step
+ * @rnr_waits: sends that found no receive posted and wait to retry (under
+ *	the engine lock)
  */
 struct sim_stats {
 	u64 cqp_ops;
@@ -332,6 +334,7 @@ struct sim_stats {
 	u64 cq_overflows;
 	u64 stalls;
 	u64 stall_max_ns;
+	u64 rnr_waits;
 };
 
 /* Kinds of answers whose response time is recorded (latency.c). */
@@ -404,6 +407,10 @@ enum sim_trap_reg {
  *	needed a thread, or the CQP lock stayed taken)
  * @user_traps: user space's WQE_ALLOC writes trapped (userdb.c)
  * @user_watches: processes whose WQE_ALLOC got a watchpoint
+ * @user_runs: trapped writes after which the process executed WQEs of its
+ *	SQ itself (sim_engine_run_sq())
+ * @user_left: trapped writes whose WQEs the process left to the threads
+ *	(a long message, or a thread at work)
  */
 struct sim_doorbell {
 	struct perf_event * __percpu *bp[SIM_TRAPS];
@@ -420,6 +427,8 @@ struct sim_doorbell {
 	u64 left_to_trap[SIM_TRAPS];
 	atomic64_t user_traps;
 	atomic64_t user_watches;
+	atomic64_t user_runs;
+	atomic64_t user_left;
 };
 
 /**
@@ -597,6 +606,7 @@ void sim_irq_raise(struct sim_dev *sdev, unsigned int vector);
 /* regs.c */
 void sim_regs_reset(struct sim_dev *sdev);
 bool sim_regs_poll(struct sim_dev *sdev);
+bool sim_db_taken(struct sim_dev *sdev, u32 reg);
 bool sim_regs_cqp_ctx(struct sim_dev *sdev);
 
 /* dma.c */
@@ -690,6 +700,7 @@ void sim_aeq_post_full(struct sim_dev *sdev, u32 code, u32 id, u8 source,
 		       u32 wqe_idx, u8 state, u64 q0);
 void sim_fault_queue_ae(struct sim_dev *sdev, u32 code, u32 id);
 bool sim_fault_post_aes(struct sim_dev *sdev);
+void sim_vector_fire(struct sim_dev *sdev, u32 msix_idx);
 bool sim_vectors_poll(struct sim_dev *sdev);
 
 /* mem.c: memory keys, address handles, scheduler nodes */
@@ -760,6 +771,7 @@ void sim_srqs_destroy_all(struct sim_dev *sdev);
 int sim_srq_peek(struct sim_dev *sdev, u32 id, u32 pd, __le64 *wqe, u32 *idx);
 void sim_srq_advance(struct sim_dev *sdev, u32 id);
 bool sim_qps_run(struct sim_dev *sdev);
+bool sim_qp_run_sq(struct sim_dev *sdev, u32 qpn, bool *backlog);
 void sim_count_msg(struct sim_dev *sdev, bool ipv4, u32 len, bool tx, int rdma);
 void sim_peer_add(struct sim_dev *sdev);
 void sim_peer_del(struct sim_dev *sdev);
@@ -779,6 +791,7 @@ void sim_engine_stop(struct sim_dev *sdev);
 bool sim_engine_step(struct sim_dev *sdev);
 void sim_engine_kick(struct sim_dev *sdev);
 void sim_engine_kick_here(struct sim_dev *sdev);
+void sim_engine_run_sq(struct sim_dev *sdev, u32 qpn);
 
 /* doorbell.c */
 void sim_doorbell_init(struct sim_dev *sdev);

@@ -12,8 +12,11 @@
  * a return probe notes the process and the address, and a work item puts a
  * write watchpoint on that process's WQE_ALLOC (a per-task hardware
  * breakpoint). The store then raises a debug exception in the process,
- * which kicks the engine: the engine thread on that CPU runs before the
- * process goes on, as the system call of a software RDMA device would.
+ * which queues a task work: on its way back to user space the process
+ * executes the SQ it rang itself (sim_engine_run_sq()), as the system call
+ * of a software RDMA device would, with no thread to wake or to leave the
+ * CPU again. Where no task work can be queued, the exception kicks the
+ * engine thread of that CPU instead, which runs before the process goes on.
  *
  * Best effort, never needed for correctness: a process whose watchpoint
  * could not be set (no debug register free, another thread of it ringing,
@@ -29,11 +32,16 @@
 #include <linux/perf_event.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/task_work.h>
 #include <linux/workqueue.h>
 
 #include "sim.h"
 
-/* One process's watchpoint on one function's WQE_ALLOC. */
+/*
+ * One process's watchpoint on one function's WQE_ALLOC. The list holds a
+ * reference while the watchpoint is set, a queued task work another; the
+ * function (@sdev, NULL once unwatched) is looked at under @lock.
+ */
 struct sim_userdb_watch {
 	struct list_head list;
 	struct sim_dev *sdev;
@@ -41,6 +49,11 @@ struct sim_userdb_watch {
 	unsigned long va;
 	unsigned long map_start;
 	struct perf_event *bp;
+	struct callback_head run;
+	refcount_t ref;
+	struct mutex lock; /* @sdev, against the task work */
+	atomic_t queued;
+	u32 qpn;
 };
 
 /* A mapping seen by the probe, to be watched from process context. */
@@ -62,17 +75,74 @@ static LIST_HEAD(sim_userdb_devs);	/* functions whose page is watched */
 static LIST_HEAD(sim_userdb_watches);
 static struct workqueue_struct *sim_userdb_wq;
 static bool sim_userdb_probing;
+/* Task works queued and not yet done: the module's code runs them. */
+static atomic_t sim_userdb_runs = ATOMIC_INIT(0);
 
+static void sim_userdb_put(struct sim_userdb_watch *w)
+{
+	if (refcount_dec_and_test(&w->ref)) {
+		put_task_struct(w->task);
+		kfree(w);
+	}
+}
+
+/* The task work: the process executes the SQ it rang. */
+static void sim_userdb_run(struct callback_head *head)
+{
+	struct sim_userdb_watch *w = container_of(head, struct sim_userdb_watch, run);
+
+	mutex_lock(&w->lock);
+	atomic_set(&w->queued, 0);
+	if (w->sdev)
+		sim_engine_run_sq(w->sdev, xchg(&w->qpn, SIM_DB_IDLE));
+	mutex_unlock(&w->lock);
+	sim_userdb_put(w);
+	if (atomic_dec_and_test(&sim_userdb_runs))
+		wake_up_var(&sim_userdb_runs);
+}
+
+/*
+ * Queue the task work, unless it is queued already (it then runs the SQ
+ * noted for it now). False if none could be: the process is exiting.
+ */
+static bool sim_userdb_queue(struct sim_userdb_watch *w)
+{
+	if (atomic_cmpxchg(&w->queued, 0, 1))
+		return true;
+	refcount_inc(&w->ref);
+	atomic_inc(&sim_userdb_runs);
+	init_task_work(&w->run, sim_userdb_run);
+	if (!task_work_add(current, &w->run, TWA_RESUME))
+		return true;
+	/* The list's reference stays: this one cannot be the last. */
+	atomic_dec(&sim_userdb_runs);
+	refcount_dec(&w->ref);
+	atomic_set(&w->queued, 0);
+	return false;
+}
+
+/*
+ * The watchpoint's handler. Only stores from user mode get here
+ * (exclude_kernel), whose debug exception is not NMI-like: interrupts
+ * off, a task work may be queued, a wake-up made.
+ */
 static void sim_userdb_hit(struct perf_event *bp, struct perf_sample_data *data,
 			   struct pt_regs *regs)
 {
-	struct sim_dev *sdev = bp->overflow_handler_context;
+	struct sim_userdb_watch *w = bp->overflow_handler_context;
+	struct sim_dev *sdev = w->sdev;
+	u32 qpn = sim_rd32(sdev, IRDMA_DB_WQE_ALLOC);
 
-	atomic64_inc(&sdev->db.user_traps);
 	/*
-	 * Only stores from user mode get here (exclude_kernel), whose debug
-	 * exception is not NMI-like: interrupts off, a wake-up may be made.
+	 * The value a provider writes is the QP's number; SIM_DB_IDLE means
+	 * a thread took the write already: the thread here makes sure.
 	 */
+	atomic64_inc(&sdev->db.user_traps);
+	if (qpn != SIM_DB_IDLE) {
+		WRITE_ONCE(w->qpn, qpn);
+		if (sim_userdb_queue(w))
+			return;
+	}
 	sim_engine_kick_here(sdev);
 }
 
@@ -80,8 +150,11 @@ static void sim_userdb_unwatch(struct sim_userdb_watch *w)
 {
 	list_del(&w->list);
 	unregister_hw_breakpoint(w->bp);
-	put_task_struct(w->task);
-	kfree(w);
+	/* A task work still queued finds no function. */
+	mutex_lock(&w->lock);
+	w->sdev = NULL;
+	mutex_unlock(&w->lock);
+	sim_userdb_put(w);
 }
 
 /* The process still maps the doorbell page where it was watched. */
@@ -125,19 +198,13 @@ static bool sim_userdb_watched(struct sim_dev *sdev, struct task_struct *task,
 	return false;
 }
 
-static void sim_userdb_watch(struct sim_dev *sdev, struct task_struct *task,
-			     unsigned long map_start)
+/* A write watchpoint on @va in the process, for @hit. */
+static struct perf_event *sim_userdb_bp(struct sim_userdb_watch *w,
+					unsigned long va,
+					perf_overflow_handler_t hit)
 {
-	unsigned long va = map_start + offset_in_page(IRDMA_DB_WQE_ALLOC);
-	struct sim_userdb_watch *w;
 	struct perf_event_attr attr;
-	struct perf_event *bp;
 
-	if (sim_userdb_watched(sdev, task, va))
-		return;
-	w = kzalloc(sizeof(*w), GFP_KERNEL);
-	if (!w)
-		return;
 	hw_breakpoint_init(&attr);
 	attr.bp_addr = va;
 	attr.bp_len = HW_BREAKPOINT_LEN_4;
@@ -150,18 +217,35 @@ static void sim_userdb_watch(struct sim_dev *sdev, struct task_struct *task,
 	 * NMI-like, where no thread may be woken.
 	 */
 	attr.exclude_kernel = 1;
-	bp = register_user_hw_breakpoint(&attr, sim_userdb_hit, sdev, task);
+	return register_user_hw_breakpoint(&attr, hit, w, w->task);
+}
+
+static void sim_userdb_watch(struct sim_dev *sdev, struct task_struct *task,
+			     unsigned long map_start)
+{
+	unsigned long va = map_start + offset_in_page(IRDMA_DB_WQE_ALLOC);
+	struct sim_userdb_watch *w;
+	struct perf_event *bp;
+
+	if (sim_userdb_watched(sdev, task, va))
+		return;
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return;
+	*w = (struct sim_userdb_watch) {
+		.sdev = sdev, .task = task, .va = va, .map_start = map_start,
+		.ref = REFCOUNT_INIT(1), .qpn = SIM_DB_IDLE,
+	};
+	mutex_init(&w->lock);
+	bp = sim_userdb_bp(w, va, sim_userdb_hit);
 	if (IS_ERR(bp)) {
 		dev_dbg(&sdev->dev, "WQE_ALLOC of pid %d polled (%ld)\n",
 			task_pid_nr(task), PTR_ERR(bp));
 		kfree(w);
 		return;
 	}
+	w->bp = bp;
 	get_task_struct(task);
-	*w = (struct sim_userdb_watch) {
-		.sdev = sdev, .task = task, .va = va, .map_start = map_start,
-		.bp = bp,
-	};
 	list_add_tail(&w->list, &sim_userdb_watches);
 	atomic64_inc(&sdev->db.user_watches);
 }
@@ -303,5 +387,7 @@ void sim_userdb_exit(void)
 	unregister_kretprobe(&sim_userdb_probe);
 	/* Requests queued by the probe: they find no function now. */
 	destroy_workqueue(sim_userdb_wq);
+	/* Task works still queued run this module's code: let them end. */
+	wait_var_event(&sim_userdb_runs, !atomic_read(&sim_userdb_runs));
 	sim_userdb_probing = false;
 }

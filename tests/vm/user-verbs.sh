@@ -29,9 +29,18 @@ pair "ib_write_bw inline" ib_write_bw $PT -I 64 -s 64 -n 200
 pair "ib_send_bw UD" ib_send_bw $PT -c UD -s 1024 -n 200
 # perftest's default inline size for the _lat tests is beyond the E810's
 # 101 bytes (the stock driver refuses it the same way): ask for 64.
+sim_stat() { awk -v k="$1" '$1 == k { print $2 }' "$SIM_DBG/$SIM_FN/stats"; }
+runs=$(sim_stat user_sq_runs_in_process)
 pair ib_send_lat ib_send_lat $PT -s 64 -n 200 -I 64
 pair ib_write_lat ib_write_lat $PT -s 64 -n 200 -I 64
 pair ib_read_lat ib_read_lat $PT -s 64 -n 200
+# A process that rings its SQ's doorbell runs its short WQEs itself on the
+# way back to user space (the simulator's stand-in for silicon starting at
+# once); each _lat run above rings 400 times or more.
+runs=$(($(sim_stat user_sq_runs_in_process) - runs))
+echo "user doorbells served by the ringing process: $runs;" \
+	"left to threads: $(sim_stat user_sq_left_to_threads)"
+[ "$runs" -gt 0 ] || fail "no trapped user doorbell was served by its process"
 grep -h -A1 -E '^ #bytes' /tmp/cli.ib_send_bw_-a | head -3
 
 ip addr del $ADDR/24 dev "$SIM_NETDEV"
