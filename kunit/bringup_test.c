@@ -300,20 +300,30 @@ static irqreturn_t irdma_test_irq_handler(int irq, void *data)
  * ends. (Called from the thread itself, a handler's tasklet was left to
  * ksoftirqd, below the engine's real-time threads, up to a millisecond.)
  */
-static void irdma_bringup_irq_is_hard_test(struct kunit *test)
+/*
+ * A function up whose driver let its vectors go, and @t's handler on
+ * vector 0.
+ */
+static struct sim_dev *irdma_test_vector0(struct kunit *test,
+					  struct irdma_test_irq *t)
 {
-	struct irdma_test_irq t = {};
 	struct auxiliary_device *adev;
 	struct sim_dev *sdev;
 	int err;
 
 	adev = irdma_test_sim_up(test);
 	sdev = to_sim_dev(adev->dev.parent);
-	/* The driver lets its vectors go; this test takes vector 0. */
 	device_release_driver(&adev->dev);
 	err = request_irq(sdev->msix[0].vector, irdma_test_irq_handler, 0,
-			  "irdma_test", &t);
+			  "irdma_test", t);
 	KUNIT_ASSERT_EQ(test, err, 0);
+	return sdev;
+}
+
+static void irdma_bringup_irq_is_hard_test(struct kunit *test)
+{
+	struct irdma_test_irq t = {};
+	struct sim_dev *sdev = irdma_test_vector0(test, &t);
 
 	sim_irq_raise(sdev, 0);
 	KUNIT_EXPECT_TRUE(test, irdma_test_wait_flag(&t.fired, true));
@@ -330,18 +340,9 @@ static void irdma_bringup_irq_is_hard_test(struct kunit *test)
 static void irdma_bringup_vector_enabled_unseen_test(struct kunit *test)
 {
 	struct irdma_test_irq t = {};
-	struct auxiliary_device *adev;
-	struct sim_dev *sdev;
+	struct sim_dev *sdev = irdma_test_vector0(test, &t);
 	bool fired;
 	u64 irqs;
-	int err;
-
-	adev = irdma_test_sim_up(test);
-	sdev = to_sim_dev(adev->dev.parent);
-	device_release_driver(&adev->dev);
-	err = request_irq(sdev->msix[0].vector, irdma_test_irq_handler, 0,
-			  "irdma_test", &t);
-	KUNIT_ASSERT_EQ(test, err, 0);
 
 	/* No thread looks meanwhile. */
 	mutex_lock(&sdev->engine_lock);
