@@ -14,11 +14,11 @@
 #include "sim.h"
 
 /*
- * After work, a function stays quick to answer for SIM_FAST_NS. For the
- * first SIM_POLL_NS one of its threads keeps looking without a pause while
- * its CPU has nothing else to run (as KVM polls, briefly, before halting a
- * vCPU); otherwise they look ~10 us apart, or ~100 us apart on a CPU where
- * a task waits to run (a real-time thread looking every 10 us starves it).
+ * After work, a function stays quick to answer for SIM_FAST_NS: one of its
+ * threads keeps looking without a pause while its CPU has nothing else to
+ * run (as KVM polls before halting a vCPU); without such a thread, they
+ * look ~10 us apart, or ~100 us apart on a CPU where a task waits to run
+ * (a real-time thread looking every 10 us starves it).
  * A driver polling a register for 10 ms (the stock driver's budget for a
  * CQP command before the CCQ exists) is answered within the budget even
  * across the pauses of its bring-up. Then the threads look ~1 ms apart, and
@@ -26,13 +26,9 @@
  *
  * One thread in the whole simulator busy-polls at a time: a guest CPU that
  * spins keeps a host core, and the host needs one for the guest's timers
- * and files. And not for long: the scheduler counts a CPU where a
- * real-time thread spins as busy, and wakes tasks on the other CPUs, two
- * processes of a ping-pong onto one (seen: 6 ms an iteration of
- * ibv_rc_pingpong instead of 0.2 ms).
+ * and files.
  */
 #define SIM_FAST_NS	(20 * NSEC_PER_MSEC)
-#define SIM_POLL_NS	(200 * NSEC_PER_USEC)
 
 static struct task_struct *sim_poller;
 
@@ -215,7 +211,6 @@ static int sim_engine_thread(void *data)
 {
 	struct sim_dev *sdev = data;
 	bool work;
-	u64 since;
 	int seen;
 
 	complete(&sdev->engine_running);
@@ -236,9 +231,8 @@ static int sim_engine_thread(void *data)
 			cond_resched();
 			continue;
 		}
-		since = ktime_get_ns() - READ_ONCE(sdev->engine_worked_ns);
-		if (since < SIM_FAST_NS) {
-			if (since < SIM_POLL_NS && sim_engine_poll()) {
+		if (ktime_get_ns() - READ_ONCE(sdev->engine_worked_ns) < SIM_FAST_NS) {
+			if (sim_engine_poll()) {
 				cpu_relax();
 				continue;
 			}
