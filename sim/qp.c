@@ -1161,7 +1161,7 @@ static bool sim_sq_run(struct sim_dev *sdev, struct sim_qp *qp,
  */
 bool sim_qps_run(struct sim_dev *sdev)
 {
-	bool work = false, backlog;
+	bool work = false, backlog = false;
 	struct sim_qp *qp;
 	unsigned long id;
 
