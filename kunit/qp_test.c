@@ -1206,6 +1206,62 @@ static void irdma_qp_cq_resize_serial_test(struct kunit *test)
 }
 
 /*
+ * Which SQ work keeps the simulator's threads quick to answer: a thread
+ * that ran a short WQE of a user QP (one its process runs itself when the
+ * engine lock is free) is not kept polling by it, or it would hold the lock
+ * in every look from then on and crowd polling processes onto one CPU; a
+ * kernel QP's WQE keeps it quick. QP a is made to look like a user QP to
+ * the simulator for the first send; the engine lock keeps the threads out.
+ */
+static void irdma_qp_engine_quick_test(struct kunit *test)
+{
+	static const char msg[] = "a short message a process moves itself";
+	struct ib_sge sge = { (uintptr_t)msg, sizeof(msg), 0 };
+	struct ib_send_wr wr = {
+		.opcode = IB_WR_SEND, .sg_list = &sge, .num_sge = 1,
+		.send_flags = IB_SEND_SIGNALED | IB_SEND_INLINE,
+	};
+	bool quick[2] = { true, false }, work[2] = {};
+	struct ib_wc wc[4], *r;
+	struct sim_dev *sdev;
+	struct sim_qp *sqp;
+	struct qp_env *e;
+	int i;
+
+	e = qp_env_setup(test, 7);
+	sdev = to_sim_dev(e->adev->dev.parent);
+	for (i = 0; i < 2; i++) {
+		memset(e->buf[1], 0, TEST_BUF);
+		qp_env_post_recv(test, e, e->b, 1, 200 + i);
+		mutex_lock(&sdev->engine_lock);
+		sqp = xa_load(&sdev->qps, e->a->qp_num);
+		if (!sqp || !sqp->priv) {
+			mutex_unlock(&sdev->engine_lock);
+			KUNIT_FAIL(test, "the simulator has no kernel QP %u", e->a->qp_num);
+			break;
+		}
+		sqp->priv = i;
+		wr.wr_id = 10 + i;
+		if (!ib_post_send(e->a, &wr, NULL)) {
+			quick[i] = false;
+			work[i] = sim_qps_run(sdev, &quick[i]);
+		}
+		sqp->priv = true;
+		mutex_unlock(&sdev->engine_lock);
+
+		KUNIT_EXPECT_TRUE(test, work[i]);
+		KUNIT_EXPECT_EQ(test, quick[i], !!i);
+		KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 2), 2);
+		r = qp_env_find(wc, 2, 200 + i);
+		KUNIT_ASSERT_NOT_NULL(test, r);
+		KUNIT_EXPECT_EQ(test, r->status, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ(test, r->byte_len, sizeof(msg));
+		KUNIT_EXPECT_EQ(test, memcmp(e->buf[1], msg, sizeof(msg)), 0);
+	}
+	qp_env_teardown(test, e);
+}
+
+/*
  * Push pages, through the driver's own calls (Debian's provider has no
  * push path): pages are handed out in order, a QP context names only a
  * page handed out, and the function's 64 pages run out.
@@ -1484,6 +1540,7 @@ static struct kunit_case irdma_qp_cases[] = {
 	KUNIT_CASE_SLOW(irdma_qp_atomic_ah_test),
 	KUNIT_CASE_SLOW(irdma_qp_cq_resize_test),
 	KUNIT_CASE_SLOW(irdma_qp_cq_resize_serial_test),
+	KUNIT_CASE_SLOW(irdma_qp_engine_quick_test),
 	KUNIT_CASE_SLOW(irdma_qp_destroy_pending_ae_test),
 	KUNIT_CASE_SLOW(irdma_qp_malformed_wqe_test),
 	KUNIT_CASE_SLOW(irdma_qp_arp_reclaim_test),

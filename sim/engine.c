@@ -14,11 +14,12 @@
 #include "sim.h"
 
 /*
- * After work, a function stays quick to answer for SIM_FAST_NS: one of its
- * threads keeps looking without a pause while its CPU has nothing else to
- * run (as KVM polls before halting a vCPU); without such a thread, they
- * look ~10 us apart, or ~100 us apart on a CPU where a task waits to run
- * (a real-time thread looking every 10 us starves it).
+ * After work (most work: see sim_engine_step()), a function stays quick to
+ * answer for SIM_FAST_NS: one of its threads keeps looking without a pause
+ * while its CPU has nothing else to run (as KVM polls before halting a
+ * vCPU); without such a thread, they look ~10 us apart, or ~100 us apart on
+ * a CPU where a task waits to run (a real-time thread looking every 10 us
+ * starves it).
  * A driver polling a register for 10 ms (the stock driver's budget for a
  * CQP command before the CCQ exists) is answered within the budget even
  * across the pauses of its bring-up. Then the threads look ~1 ms apart, and
@@ -35,14 +36,26 @@ static struct task_struct *sim_poller;
 /**
  * sim_engine_step - look for new work once and do it
  * @sdev: the simulated function
+ * @quick: set if the work keeps the threads quick to answer for SIM_FAST_NS
+ *
+ * Any work does, except short WQEs of user QPs: their processes run those
+ * themselves (sim_engine_run_sq()) unless a thread holds the engine lock,
+ * and a thread kept quick by them would hold it in nearly every look, so
+ * that the processes seldom could. Polling ping-pong processes then also
+ * never get the CPU the poller keeps: the scheduler crowds them onto the
+ * other one.
  *
  * Return: true if there was work.
  */
-bool sim_engine_step(struct sim_dev *sdev)
+bool sim_engine_step(struct sim_dev *sdev, bool *quick)
 {
-	bool work = sim_regs_poll(sdev);
+	bool work = sim_regs_poll(sdev, quick);
 
-	return sim_fault_post_aes(sdev) || work;
+	if (sim_fault_post_aes(sdev)) {
+		*quick = true;
+		work = true;
+	}
+	return work;
 }
 
 /* A thread of @sdev polls without pausing: it needs no wake-up. */
@@ -210,7 +223,7 @@ static void sim_engine_note_stall(struct sim_dev *sdev, u64 ns)
 static int sim_engine_thread(void *data)
 {
 	struct sim_dev *sdev = data;
-	bool work;
+	bool work, quick;
 	int seen;
 
 	complete(&sdev->engine_running);
@@ -218,16 +231,18 @@ static int sim_engine_thread(void *data)
 		seen = atomic_read(&sdev->db.kicks);
 		/* One thread at a time does the work; the others stand by. */
 		work = false;
+		quick = false;
 		if (mutex_trylock(&sdev->engine_lock)) {
 			u64 start = ktime_get_ns();
 
-			work = sim_engine_step(sdev);
+			work = sim_engine_step(sdev, &quick);
 			if (!work)
 				sim_engine_note_stall(sdev, ktime_get_ns() - start);
 			mutex_unlock(&sdev->engine_lock);
 		}
 		if (work) {
-			WRITE_ONCE(sdev->engine_worked_ns, ktime_get_ns());
+			if (quick)
+				WRITE_ONCE(sdev->engine_worked_ns, ktime_get_ns());
 			cond_resched();
 			continue;
 		}

@@ -1071,15 +1071,25 @@ static bool sim_wqe_short(const __le64 *wqe, u64 hdr)
 }
 
 /*
- * Run one WQE of an SQ; with @short_only, not one that moves much data:
- * that sets @backlog instead. Return: true if the SQ moved on.
+ * How an SQ is run, and what came of it: @short_only for a process running
+ * its own SQ (sim_engine_run_sq()), which leaves WQEs that move much data,
+ * setting @backlog; @quick if a WQE run keeps the threads quick to answer
+ * (see sim_engine_step()).
  */
+struct sim_sq_pass {
+	bool short_only;
+	bool backlog;
+	bool quick;
+};
+
+/* Run one WQE of an SQ as @run says. Return: true if the SQ moved on. */
 static bool sim_sq_step(struct sim_dev *sdev, struct sim_qp *qp,
-			bool short_only, bool *backlog)
+			struct sim_sq_pass *run)
 {
 	__le64 wqe[IRDMA_MAX_QUANTA_PER_WR * 4] = {};
 	u64 hdr = sim_sq_wqe_hdr(sdev, qp, qp->sq_tail), cqe[4] = {}, base;
 	struct sim_result r = {};
+	bool short_wqe;
 	u32 quanta, i;
 
 	if (!sim_valid(hdr, qp->sq_polarity))
@@ -1095,14 +1105,21 @@ static bool sim_sq_step(struct sim_dev *sdev, struct sim_qp *qp,
 	for (i = 1; i < quanta; i++)
 		if (!sim_valid(le64_to_cpu(wqe[4 * i + 3]), qp->sq_polarity))
 			return false;
-	if (short_only && !sim_wqe_short(wqe, hdr)) {
-		*backlog = true;
+	short_wqe = sim_wqe_short(wqe, hdr);
+	if (run->short_only && !short_wqe) {
+		run->backlog = true;
 		return false;
 	}
 
 	sim_exec(sdev, qp, wqe, &r);
 	if (r.busy)
 		return false;
+	/*
+	 * A user QP's short WQE its process would have run itself, had the
+	 * engine lock been free: it does not keep the threads quick.
+	 */
+	if (qp->priv || !short_wqe)
+		run->quick = true;
 	if (r.retry && !r.req_ae) {
 		if (sim_rnr(sdev, qp))
 			return false;
@@ -1135,38 +1152,38 @@ static bool sim_sq_step(struct sim_dev *sdev, struct sim_qp *qp,
 	return true;
 }
 
-/*
- * Run up to a budget of one SQ's WQEs (@short_only: see sim_sq_step());
- * note in @backlog if WQEs are left.
- */
+/* Run up to a budget of one SQ's WQEs; note in @run if WQEs are left. */
 static bool sim_sq_run(struct sim_dev *sdev, struct sim_qp *qp,
-		       bool short_only, bool *backlog)
+		       struct sim_sq_pass *run)
 {
 	int n;
 
 	for (n = 0; n < SIM_SQ_BUDGET; n++)
-		if (qp->state != IRDMA_QPS_RTS ||
-		    !sim_sq_step(sdev, qp, short_only, backlog))
+		if (qp->state != IRDMA_QPS_RTS || !sim_sq_step(sdev, qp, run))
 			return n > 0;
-	*backlog = true;
+	run->backlog = true;
 	return true;
 }
 
 /**
  * sim_qps_run - execute what the SQs of QPs ready to send hold
  * @sdev: the simulated function
+ * @quick: set if a WQE run keeps the threads quick to answer: one of a
+ *	kernel QP, or one that moves more than a process moves itself
  *
  * Context: under the engine lock.
  * Return: true if any WQE was executed.
  */
-bool sim_qps_run(struct sim_dev *sdev)
+bool sim_qps_run(struct sim_dev *sdev, bool *quick)
 {
-	bool work = false, backlog = false;
+	struct sim_sq_pass run = {};
 	struct sim_qp *qp;
 	unsigned long id;
+	bool work = false;
 
 	xa_for_each(&sdev->qps, id, qp)
-		work |= sim_sq_run(sdev, qp, false, &backlog);
+		work |= sim_sq_run(sdev, qp, &run);
+	*quick |= run.quick;
 	return work;
 }
 
@@ -1182,7 +1199,10 @@ bool sim_qps_run(struct sim_dev *sdev)
  */
 bool sim_qp_run_sq(struct sim_dev *sdev, u32 qpn, bool *backlog)
 {
+	struct sim_sq_pass run = { .short_only = true };
 	struct sim_qp *qp = xa_load(&sdev->qps, qpn);
+	bool work = qp && sim_sq_run(sdev, qp, &run);
 
-	return qp && sim_sq_run(sdev, qp, true, backlog);
+	*backlog |= run.backlog;
+	return work;
 }

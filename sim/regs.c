@@ -121,12 +121,14 @@ static bool sim_regs_poll_cqp_ctx(struct sim_dev *sdev)
 /**
  * sim_regs_poll - take the register writes made since the last look
  * @sdev: the simulated function
+ * @quick: set if the work found keeps the threads quick to answer (see
+ *	sim_engine_step())
  *
  * Return: true if there was anything to do.
  */
-bool sim_regs_poll(struct sim_dev *sdev)
+bool sim_regs_poll(struct sim_dev *sdev, bool *quick)
 {
-	bool work = false;
+	bool work = false, sq;
 
 	work |= sim_regs_poll_cqp_ctx(sdev);
 	work |= sim_cqp_run(sdev);
@@ -135,11 +137,16 @@ bool sim_regs_poll(struct sim_dev *sdev)
 		sim_cq_check_arms(sdev);
 		work = true;
 	}
-	/* SQ doorbells only wake the engine: it walks every SQ by valid bits. */
-	if (sim_db_taken(sdev, IRDMA_PFPE_WQEALLOC) | sim_db_taken(sdev, IRDMA_DB_WQE_ALLOC))
-		work = true;
+	/*
+	 * SQ doorbells only wake the engine: it walks every SQ by valid bits.
+	 * Those the SQs hold are work that keeps the threads quick only as
+	 * sim_qps_run() says.
+	 */
+	work |= sim_db_taken(sdev, IRDMA_PFPE_WQEALLOC);
+	sq = sim_db_taken(sdev, IRDMA_DB_WQE_ALLOC);
 	work |= sim_push_poll(sdev);
-	work |= sim_qps_run(sdev);
+	sq |= sim_qps_run(sdev, quick);
 	work |= sim_vectors_poll(sdev);
-	return work;
+	*quick |= work;
+	return work || sq;
 }

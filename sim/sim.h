@@ -471,8 +471,8 @@ struct sim_faults {
  * @engine: the threads that execute the hardware's work, one per CPU
  * @engine_running: the last thread started has begun looking for work
  * @engine_lock: held by the thread doing the work
- * @engine_worked_ns: when a thread last found work (the threads stay quick
- *	to answer for a while after)
+ * @engine_worked_ns: when a thread last found work that keeps the threads
+ *	quick to answer for a while after (sim_engine_step())
  * @cqp_lock: the CQP's ring position and the CCQ, between the engine
  *	threads and the CQPDB trap (which only ever tries it)
  * @eq_lock: the EQs' rings and the vectors, between the engine threads
@@ -605,7 +605,7 @@ void sim_irq_raise(struct sim_dev *sdev, unsigned int vector);
 
 /* regs.c */
 void sim_regs_reset(struct sim_dev *sdev);
-bool sim_regs_poll(struct sim_dev *sdev);
+bool sim_regs_poll(struct sim_dev *sdev, bool *quick);
 bool sim_db_taken(struct sim_dev *sdev, u32 reg);
 bool sim_regs_cqp_ctx(struct sim_dev *sdev);
 
@@ -770,7 +770,7 @@ void sim_srq_destroy(struct sim_dev *sdev, const __le64 *wqe,
 void sim_srqs_destroy_all(struct sim_dev *sdev);
 int sim_srq_peek(struct sim_dev *sdev, u32 id, u32 pd, __le64 *wqe, u32 *idx);
 void sim_srq_advance(struct sim_dev *sdev, u32 id);
-bool sim_qps_run(struct sim_dev *sdev);
+bool sim_qps_run(struct sim_dev *sdev, bool *quick);
 bool sim_qp_run_sq(struct sim_dev *sdev, u32 qpn, bool *backlog);
 void sim_count_msg(struct sim_dev *sdev, bool ipv4, u32 len, bool tx, int rdma);
 void sim_peer_add(struct sim_dev *sdev);
@@ -788,7 +788,7 @@ void sim_reset_schedule(struct sim_dev *sdev);
 /* engine.c */
 int sim_engine_start(struct sim_dev *sdev);
 void sim_engine_stop(struct sim_dev *sdev);
-bool sim_engine_step(struct sim_dev *sdev);
+bool sim_engine_step(struct sim_dev *sdev, bool *quick);
 void sim_engine_kick(struct sim_dev *sdev);
 void sim_engine_kick_here(struct sim_dev *sdev);
 void sim_engine_run_sq(struct sim_dev *sdev, u32 qpn);
