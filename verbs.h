@@ -307,6 +307,22 @@ static inline struct irdma_mr *to_iwmr(struct ib_mr *ibmr)
 }
 
 /**
+ * irdma_hw_page_size - the code REG_MR and fast-register WQEs give for a
+ * region's page size
+ * @bytes: the page size: 4 KiB, 2 MiB or 1 GiB
+ *
+ * Return: IRDMA_PAGE_SIZE_4K, _2M or _1G.
+ */
+static inline u8 irdma_hw_page_size(u32 bytes)
+{
+	if (bytes == SZ_1G)
+		return IRDMA_PAGE_SIZE_1G;
+	if (bytes == SZ_2M)
+		return IRDMA_PAGE_SIZE_2M;
+	return IRDMA_PAGE_SIZE_4K;
+}
+
+/**
  * struct irdma_ucontext - a user-space context
  * @ibucontext: ib_core's part
  * @db_entry: the doorbell page's mmap entry

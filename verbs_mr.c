@@ -75,6 +75,8 @@ int irdma_hwreg_mr(struct irdma_fn *fn, struct irdma_mr *mr,
 		.va = va,
 		.rights = irdma_get_mr_access(access),
 		.zero_based = access & IB_ZERO_BASED,
+		/* The device steps through the PBLEs by it. */
+		.page_size = irdma_hw_page_size(mr->page_size),
 		.pa = mr->first_page,
 	};
 	struct irdma_cqp_wqe cmd;

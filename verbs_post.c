@@ -41,12 +41,9 @@ static int irdma_post_fast_reg(struct irdma_qp *qp, const struct ib_reg_wr *rw,
 		.rights = irdma_get_mr_access(rw->access),
 		.first_pble = mr->pble.idx,
 		.first_page = mr->first_page,
+		.page_size = irdma_hw_page_size(mr->page_size),
 	};
 
-	if (mr->page_size == SZ_2M)
-		fr.page_size = IRDMA_PAGE_SIZE_2M;
-	else if (mr->page_size == SZ_1G)
-		fr.page_size = IRDMA_PAGE_SIZE_1G;
 	if (mr->npages > 1)
 		fr.pbl_levels = mr->pble.level == 2 ? IRDMA_PBL_LEVELS_2 : 1;
 	return irdma_uk_post_fast_reg(&qp->uk, &fr);
