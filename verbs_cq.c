@@ -216,10 +216,13 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 
 	if (attr->flags)
 		return -EOPNOTSUPP;
+	/* No CQ of the device's holds more, whoever's memory its ring is. */
+	if (attr->cqe > iwdev->ibdev.attrs.max_cqe)
+		return -EINVAL;
 	/* A user request without its rings is refused, not given kernel memory. */
 	if (udata)
 		return irdma_create_user_cq(ibcq, attr, udata);
-	if (attr->cqe < 1 || attr->cqe > iwdev->ibdev.attrs.max_cqe)
+	if (attr->cqe < 1)
 		return -EINVAL;
 
 	irdma_cq_init_sw(cq);

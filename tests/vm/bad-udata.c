@@ -12,8 +12,9 @@
  *
  * Where upstream irdma is known to accept what ours refuses (queue
  * memory pinned read-only, rings smaller than their queue, a queue's
- * rings deregistered under it), BAD_UDATA_STOCK=1 in the environment
- * skips those requests: they would only show the oracle's defects.
+ * rings deregistered under it, a user CQ over max_cqe),
+ * BAD_UDATA_STOCK=1 in the environment skips those requests: they would
+ * only show the oracle's defects.
  *
  * With "push" (irdma loaded with push_mode=1) it also takes a QP to RTS
  * through the extended modify command and follows its push pages' mmap
@@ -270,6 +271,57 @@ static void queue_memory_test(__u32 pd)
 	expect("deregistering its ring once it is gone", dereg_mr(ring), 0);
 	expect("deregistering its shadow area", dereg_mr(shadow), 0);
 	free(mem);
+}
+
+/*
+ * A CQ of one entry more than the device's max_cqe, on a ring that holds
+ * them all: refused as a kernel CQ of that size is; max_cqe itself is not.
+ */
+static void cq_limit_test(__u32 pd)
+{
+	struct irdma_mem_reg_req cq_reg = { .reg_type = IRDMA_MEMREG_TYPE_CQ };
+	struct ib_uverbs_query_device_resp dev = {};
+	struct ib_uverbs_query_device qd = {};
+	struct irdma_create_cq_req cqreq = {};
+	__u32 ring, shadow, cq;
+	size_t pages;
+	void *mem;
+	int err;
+
+	err = cmd(IB_USER_VERBS_CMD_QUERY_DEVICE, &qd, sizeof(qd), NULL, 0, &dev,
+		  sizeof(dev));
+	expect("QUERY_DEVICE", err, 0);
+	if (err)
+		return;
+	/* 128 CQEs of 32 bytes a page. */
+	pages = (dev.max_cqe + 1 + 127) / 128;
+	mem = mmap(NULL, (pages + 1) * 4096, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (mem == MAP_FAILED) {
+		printf("FAIL: no memory for a ring of %zu pages\n", pages);
+		failures++;
+		return;
+	}
+	cq_reg.cq_pages = pages;
+	ring = reg_mr(pd, mem, pages * 4096, &cq_reg, sizeof(cq_reg), &err);
+	expect("a CQ ring for max_cqe + 1 entries", err, 0);
+	cq_reg.cq_pages = 1;
+	shadow = reg_mr(pd, (char *)mem + pages * 4096, 4096, &cq_reg, sizeof(cq_reg),
+			&err);
+	expect("its shadow area", err, 0);
+	cqreq.user_cq_buf = (uintptr_t)mem;
+	cqreq.user_shadow_area = (uintptr_t)mem + pages * 4096;
+	err = create_cq(dev.max_cqe + 1, &cqreq, sizeof(cqreq), &cq);
+	expect("a CQ of max_cqe + 1 entries", err, EINVAL);
+	if (!err)
+		destroy_cq(cq);
+	err = create_cq(dev.max_cqe, &cqreq, sizeof(cqreq), &cq);
+	expect("a CQ of max_cqe entries", err, 0);
+	if (!err)
+		expect("destroying it", destroy_cq(cq), 0);
+	expect("deregistering the ring", dereg_mr(ring), 0);
+	expect("deregistering the shadow area", dereg_mr(shadow), 0);
+	munmap(mem, (pages + 1) * 4096);
 }
 
 #define BIT(n)			(1U << (n))
@@ -632,8 +684,10 @@ int main(int argc, char **argv)
 	expect("UC QP", create_qp(pd, cq, QPT_UC, 8, 0, &qpreq, sizeof(qpreq)),
 	       EOPNOTSUPP);
 
-	if (!stock && argc == 2)
+	if (!stock && argc == 2) {
 		queue_memory_test(pd);
+		cq_limit_test(pd);
+	}
 	if (argc > 3 && !strcmp(argv[2], "push"))
 		push_test(pd, cq, argv[3]);
 	if (argc > 3 && !strcmp(argv[2], "doorbell"))
