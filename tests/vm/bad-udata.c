@@ -34,36 +34,17 @@
 #include <rdma/ib_user_verbs.h>
 #include <rdma/irdma-abi.h>
 
+#include "uverbs-cmd.h"
+
 /* QP types as ib_core numbers them. */
 #define QPT_RC	2
 #define QPT_UC	3
 
-static int fd, failures;
+static int failures;
 /* The driver under test is Debian's irdma.ko. */
 static int stock;
 /* The QP the last successful create_qp() made. */
 static __u32 last_qp;
-
-/* One write() command: header, core request, driver data; errno or 0. */
-static int cmd(__u32 command, void *req, size_t req_len, const void *drv,
-	       size_t drv_len, void *resp, size_t resp_len)
-{
-	size_t len = sizeof(struct ib_uverbs_cmd_hdr) + req_len + drv_len;
-	__u64 words[64];
-	char *buf = (char *)words;
-	struct ib_uverbs_cmd_hdr *hdr = (void *)buf;
-
-	memset(words, 0, sizeof(words));
-	hdr->command = command;
-	hdr->in_words = len / 4;
-	hdr->out_words = resp_len / 4;
-	/* A request with a response opens with the response's address. */
-	if (resp)
-		*(__u64 *)req = (uintptr_t)resp;
-	memcpy(buf + sizeof(*hdr), req, req_len);
-	memcpy(buf + sizeof(*hdr) + req_len, drv, drv_len);
-	return write(fd, buf, len) == (ssize_t)len ? 0 : errno;
-}
 
 static void expect(const char *what, int got, int want)
 {

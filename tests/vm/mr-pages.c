@@ -24,6 +24,8 @@
 #include <rdma/ib_user_verbs.h>
 #include <rdma/irdma-abi.h>
 
+#include "uverbs-cmd.h"
+
 #define PAGE		4096UL
 #define HUGE		(2UL << 20)
 #define QUANTUM_QWORDS	4
@@ -36,26 +38,6 @@
 #define WQE_INLINE		BIT_ULL(57)
 #define WQE_SIGNALED		BIT_ULL(62)
 #define WQE_VALID		BIT_ULL(63)
-
-static int fd;
-
-static int cmd(__u32 command, void *req, size_t req_len, const void *drv,
-	       size_t drv_len, void *resp, size_t resp_len)
-{
-	size_t len = sizeof(struct ib_uverbs_cmd_hdr) + req_len + drv_len;
-	__u64 words[64] = {};
-	char *buf = (char *)words;
-	struct ib_uverbs_cmd_hdr *hdr = (void *)buf;
-
-	hdr->command = command;
-	hdr->in_words = len / 4;
-	hdr->out_words = resp_len / 4;
-	if (resp)
-		*(__u64 *)req = (uintptr_t)resp;
-	memcpy(buf + sizeof(*hdr), req, req_len);
-	memcpy(buf + sizeof(*hdr) + req_len, drv, drv_len);
-	return write(fd, buf, len) == (ssize_t)len ? 0 : errno;
-}
 
 static void die(const char *what, int err)
 {
@@ -186,6 +168,14 @@ static int cqe_valid(const void *ring, int i)
 	return __atomic_load_n(&cqe[3], __ATOMIC_ACQUIRE) >> 63;
 }
 
+/**
+ * main - RDMA writes through a user MR on two huge pages, checked
+ * @argc: argument count
+ * @argv: the uverbs device, then the sysfs file of the RoCE GID to use
+ *
+ * Return: 0 if every byte landed where it was sent, 1 otherwise or on a
+ * setup failure, 2 on a usage error.
+ */
 int main(int argc, char **argv)
 {
 	struct irdma_alloc_ucontext_req uctx = { .userspace_ver = IRDMA_ABI_VER };
