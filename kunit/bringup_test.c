@@ -459,10 +459,10 @@ static void irdma_bringup_look_before_trap_test(struct kunit *test)
 	unsigned long flags, dr7;
 	struct sim_dev *sdev;
 	struct irdma_fn *fn;
+	bool ran, young = false;
+	int err, looks = 0;
 	u32 tail, idx;
 	s64 left;
-	bool ran;
-	int err;
 
 	sdev = irdma_test_trapped_nop(test, &fn, &cmd);
 	mutex_lock(&sdev->engine_lock);
@@ -479,11 +479,16 @@ static void irdma_bringup_look_before_trap_test(struct kunit *test)
 	spin_lock_irq(&sdev->cqp_lock);
 	sdev->cqp.looked_ns = sim_lat_now() - NSEC_PER_MSEC;
 	spin_unlock_irq(&sdev->cqp_lock);
-	ran = sim_cqp_run(sdev);
+	ran = sim_cqp_run(sdev, &young);
 	KUNIT_EXPECT_FALSE(test, ran);
 	KUNIT_EXPECT_EQ(test, sim_rd32(sdev, IRDMA_PFPE_CQPTAIL), tail);
-	/* No trap came: the next look takes it. */
-	ran = sim_cqp_run(sdev);
+	/* No trap came: the next look takes it, once it is due. */
+	do {
+		young = false;
+		ran = sim_cqp_run(sdev, &young);
+		if (young)
+			usleep_range(50, 100);
+	} while (young && ++looks < 1000);
 	mutex_unlock(&sdev->engine_lock);
 
 	KUNIT_ASSERT_EQ(test, err, 0);
@@ -546,6 +551,62 @@ static void irdma_bringup_ws_node_in_trap_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, stop_machine(irdma_test_polled_cmd, &p, cpu_online_mask), 0);
 	KUNIT_EXPECT_EQ(test, p.err, 0);
 	KUNIT_EXPECT_TRUE(test, p.done);
+}
+
+/*
+ * A command a driver sleeps for is the threads', answered no sooner than
+ * SIM_CQP_MIN_NS after its doorbell, so that the driver's first look at
+ * the CCQ right after ringing finds nothing, as on silicon, and its CCQ
+ * work wakes it. Answered at once (in the trap, or by a thread looking all
+ * the time), the stock driver took the completion itself and the work its
+ * event queued ran late, now and then just as its teardown polled the CCQ
+ * without that work's lock. A CEQ's other than CEQ 0's is such a command.
+ */
+static void irdma_bringup_cmd_answered_later_test(struct kunit *test)
+{
+	struct irdma_cqp_wqe cmd;
+	struct sim_dev *sdev;
+	struct irdma_fn *fn;
+	bool first_ran, ran, young = false;
+	u64 fast, waited;
+	unsigned long flags;
+	int err, looks;
+	u32 idx;
+
+	sdev = irdma_test_trapped_nop(test, &fn, &cmd);
+	/* A CEQ nobody made: the command fails, in its time. */
+	irdma_build_destroy_ceq(&cmd, SIM_MAX_CEQS - 1, IRDMA_MAX_CEQ_ENTRIES);
+	/* The threads held: this test looks, as often as it can. */
+	mutex_lock(&sdev->engine_lock);
+	fast = atomic64_read(&sdev->db.fast);
+	spin_lock_irqsave(&fn->cqp.lock, flags);
+	err = irdma_cqp_post(fn, &cmd, &idx);
+	spin_unlock_irqrestore(&fn->cqp.lock, flags);
+	/*
+	 * The trap took the doorbell (and left the command): a first look as
+	 * if it had just been rung, however long this CPU took to get here.
+	 */
+	spin_lock_irq(&sdev->cqp_lock);
+	sdev->cqp.batch_since = sim_lat_now();
+	spin_unlock_irq(&sdev->cqp_lock);
+	ran = sim_cqp_run(sdev, &young);
+	first_ran = ran;
+	for (looks = 0; !ran && looks < 100000; looks++) {
+		ran = sim_cqp_run(sdev, &young);
+		if (!ran)
+			cpu_relax();
+	}
+	/* From the doorbell, as the simulator saw it, to the look that ran it. */
+	waited = sdev->cqp.picked_ns - sdev->cqp.batch_since;
+	mutex_unlock(&sdev->engine_lock);
+
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ_MSG(test, atomic64_read(&sdev->db.fast), fast,
+			    "the trap ran the command");
+	KUNIT_EXPECT_FALSE_MSG(test, first_ran, "answered at the first look");
+	KUNIT_EXPECT_TRUE(test, young);
+	KUNIT_EXPECT_TRUE(test, ran);
+	KUNIT_EXPECT_GE(test, waited, SIM_CQP_MIN_NS);
 }
 
 struct irdma_test_exec {
@@ -624,6 +685,7 @@ static struct kunit_case irdma_bringup_cases[] = {
 	KUNIT_CASE_SLOW(irdma_bringup_polled_cmds_in_trap_test),
 	KUNIT_CASE(irdma_bringup_look_before_trap_test),
 	KUNIT_CASE(irdma_bringup_ws_node_in_trap_test),
+	KUNIT_CASE(irdma_bringup_cmd_answered_later_test),
 	KUNIT_CASE_SLOW(irdma_bringup_cqp_full_test),
 	{}
 };

@@ -499,13 +499,14 @@ bool sim_cqp_notify(struct sim_dev *sdev)
 /**
  * sim_cqp_run - execute the CQP WQEs the driver has rung in
  * @sdev: the simulated function
+ * @young: set if a WQE was left for being rung less than SIM_CQP_MIN_NS ago
  *
  * A WQE is executed outside the CQP lock (commands may sleep), with the
  * CQP marked busy so that the trap leaves the ring alone meanwhile.
  *
  * Return: true if any WQE was executed.
  */
-bool sim_cqp_run(struct sim_dev *sdev)
+bool sim_cqp_run(struct sim_dev *sdev, bool *young)
 {
 	__le64 wqe[IRDMA_CQP_WQE_SIZE / 8];
 	bool work = false;
@@ -516,6 +517,11 @@ bool sim_cqp_run(struct sim_dev *sdev)
 		spin_lock_irq(&sdev->cqp_lock);
 		if (!sim_cqp_next(sdev, wqe)) {
 			spin_unlock_irq(&sdev->cqp_lock);
+			break;
+		}
+		if (sim_lat_now() - sdev->cqp.batch_since < SIM_CQP_MIN_NS) {
+			spin_unlock_irq(&sdev->cqp_lock);
+			*young = true;
 			break;
 		}
 		sdev->cqp.busy = true;
@@ -557,10 +563,12 @@ static bool sim_cqp_atomic(struct sim_dev *sdev, const __le64 *wqe)
 	case IRDMA_CQPOP_COMMIT_FPM_VAL:
 	case IRDMA_CQPOP_UPDATE_PE_SDS:
 	case IRDMA_CQPOP_QUERY_RDMA_FEATURES:
-	case IRDMA_CQPOP_CREATE_CEQ:
-	case IRDMA_CQPOP_DESTROY_CEQ:
 	case IRDMA_CQPOP_WORK_SCHED_NODE:
 		return true;
+	case IRDMA_CQPOP_CREATE_CEQ:
+	case IRDMA_CQPOP_DESTROY_CEQ:
+		/* CEQ 0's; a driver sleeps for the others' (stock: through the CCQ). */
+		return !FIELD_GET(IRDMA_CQPSQ_CEQ_CEQID, hdr);
 	case IRDMA_CQPOP_CREATE_CQ:
 		/* The CCQ, in memory the trap can write its completion to. */
 		return !FIELD_GET(IRDMA_CQCMD_CQID, hdr) && !(hdr & IRDMA_CQCMD_VIRTMAP);

@@ -37,6 +37,7 @@ static struct task_struct *sim_poller;
  * sim_engine_step - look for new work once and do it
  * @sdev: the simulated function
  * @quick: set if the work keeps the threads quick to answer for SIM_FAST_NS
+ *	(so does a CQP command not yet due, SIM_CQP_MIN_NS)
  *
  * Any work does, except short WQEs of user QPs: their processes run those
  * themselves (sim_engine_run_sq()) unless a thread holds the engine lock,
@@ -240,9 +241,9 @@ static int sim_engine_thread(void *data)
 				sim_engine_note_stall(sdev, ktime_get_ns() - start);
 			mutex_unlock(&sdev->engine_lock);
 		}
+		if (quick)
+			WRITE_ONCE(sdev->engine_worked_ns, ktime_get_ns());
 		if (work) {
-			if (quick)
-				WRITE_ONCE(sdev->engine_worked_ns, ktime_get_ns());
 			cond_resched();
 			continue;
 		}

@@ -128,10 +128,12 @@ static bool sim_regs_poll_cqp_ctx(struct sim_dev *sdev)
  */
 bool sim_regs_poll(struct sim_dev *sdev, bool *quick)
 {
-	bool work = false, sq;
+	bool work = false, young = false, sq;
 
 	work |= sim_regs_poll_cqp_ctx(sdev);
-	work |= sim_cqp_run(sdev);
+	work |= sim_cqp_run(sdev, &young);
+	/* A command not yet due keeps the threads looking. */
+	*quick |= young;
 	/* The kernel's and user space's CQ arm doorbells. */
 	if (sim_db_taken(sdev, IRDMA_PFPE_CQARM) | sim_db_taken(sdev, IRDMA_DB_CQ_ARM)) {
 		sim_cq_check_arms(sdev);

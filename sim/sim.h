@@ -38,6 +38,22 @@ struct seq_file;
 #define SIM_AH_CHUNK		256	/* address handles per table chunk */
 #define SIM_LAT_BUCKETS		20	/* response times to 2^18 us and over */
 
+/*
+ * The threads answer a command no sooner than this after its doorbell (the
+ * trap answers the few a driver busy-waits for at once). On silicon a
+ * command takes microseconds, longer than the driver's way from its
+ * doorbell to its first look at the CCQ, so a driver that sleeps for the
+ * completion (the stock driver's irdma_wait_event()) finds nothing at that
+ * look and is woken by its CCQ work. Under emulation that way takes tens of
+ * microseconds, and a thread that was looking all the time answered first:
+ * the driver took its completion itself, and the work its event queued ran
+ * late, for nothing, at any moment. At the stock driver's teardown that
+ * moment was, now and then, the one at which it polls the CCQ for CEQ 0's
+ * end without the lock its work takes: both read the CQE, and the CQP's ring
+ * went one past its head (stop 22's trace; 1 in ~2000 teardowns).
+ */
+#define SIM_CQP_MIN_NS	(200 * NSEC_PER_USEC)
+
 /* Doorbell registers read back this value once the engine took a write. */
 #define SIM_DB_IDLE		0xffffffff
 
@@ -621,7 +637,7 @@ void sim_cqp_create(struct sim_dev *sdev, u64 ctx_pa);
 void sim_cqp_down(struct sim_dev *sdev);
 void sim_cqp_cleanup(struct sim_dev *sdev);
 void sim_cqp_destroy(struct sim_dev *sdev);
-bool sim_cqp_run(struct sim_dev *sdev);
+bool sim_cqp_run(struct sim_dev *sdev, bool *young);
 
 /**
  * struct sim_cqp_result - how a CQP command completed
