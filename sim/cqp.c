@@ -519,7 +519,12 @@ bool sim_cqp_run(struct sim_dev *sdev, bool *young)
 			spin_unlock_irq(&sdev->cqp_lock);
 			break;
 		}
-		if (sim_lat_now() - sdev->cqp.batch_since < SIM_CQP_MIN_NS) {
+		/*
+		 * Timed from this look, as the latency record times it (a trap
+		 * on another CPU may have stamped the doorbell after it).
+		 */
+		if ((s64)(sdev->cqp.picked_ns - sdev->cqp.batch_since) <
+		    (s64)SIM_CQP_MIN_NS) {
 			spin_unlock_irq(&sdev->cqp_lock);
 			*young = true;
 			break;
