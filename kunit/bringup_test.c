@@ -555,9 +555,10 @@ static void irdma_bringup_ws_node_in_trap_test(struct kunit *test)
 
 /*
  * A command a driver sleeps for is the threads', answered no sooner than
- * SIM_CQP_MIN_NS after its doorbell, so that the driver's first look at
- * the CCQ right after ringing finds nothing, as on silicon, and its CCQ
- * work wakes it. Answered at once (in the trap, or by a thread looking all
+ * SIM_CQP_MIN_NS after its doorbell by any but the thread of the CPU that
+ * rang it (here the test looks, not a thread), so that the driver's first
+ * look at the CCQ right after ringing finds nothing, as on silicon, and
+ * its CCQ work wakes it. Answered at once (in the trap, or by a thread looking all
  * the time), the stock driver took the completion itself and the work its
  * event queued ran late, now and then just as its teardown polled the CCQ
  * without that work's lock. A CEQ's other than CEQ 0's is such a command.
@@ -607,6 +608,50 @@ static void irdma_bringup_cmd_answered_later_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, young);
 	KUNIT_EXPECT_TRUE(test, ran);
 	KUNIT_EXPECT_GE(test, waited, SIM_CQP_MIN_NS);
+}
+
+/*
+ * The thread of the CPU that rang a command may answer it before
+ * SIM_CQP_MIN_NS: it runs there only once the driver has let the CPU go
+ * (slept for its answer), so the driver's look at the CCQ right after
+ * ringing has passed. Here the doorbell is stamped as if rung ten seconds
+ * from now, so that only that thread may answer in the test's time; the
+ * test then sleeps, as a driver does.
+ */
+static void irdma_bringup_cmd_answered_by_ringer_test(struct kunit *test)
+{
+	struct irdma_cqp_wqe cmd;
+	struct sim_dev *sdev;
+	struct irdma_fn *fn;
+	unsigned long flags;
+	int err, cpu, i;
+	u32 tail, idx;
+	u64 fast;
+
+	sdev = irdma_test_trapped_nop(test, &fn, &cmd);
+	irdma_build_destroy_ceq(&cmd, SIM_MAX_CEQS - 1, IRDMA_MAX_CEQ_ENTRIES);
+	/* No thread looks until the doorbell is stamped. */
+	mutex_lock(&sdev->engine_lock);
+	fast = atomic64_read(&sdev->db.fast);
+	tail = sim_rd32(sdev, IRDMA_PFPE_CQPTAIL);
+	spin_lock_irqsave(&fn->cqp.lock, flags);
+	err = irdma_cqp_post(fn, &cmd, &idx);
+	cpu = smp_processor_id();
+	spin_unlock_irqrestore(&fn->cqp.lock, flags);
+	/* Whether the trap started the batch or leaves it to a look. */
+	spin_lock_irq(&sdev->cqp_lock);
+	sdev->cqp.batch_since = sim_lat_now() + 10 * NSEC_PER_SEC;
+	atomic64_set(&sdev->db.rung_ns[SIM_TRAP_CQPDB], sdev->cqp.batch_since);
+	spin_unlock_irq(&sdev->cqp_lock);
+	mutex_unlock(&sdev->engine_lock);
+	for (i = 0; i < 1000 && sim_rd32(sdev, IRDMA_PFPE_CQPTAIL) == tail; i++)
+		usleep_range(1000, 2000);
+
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_EXPECT_NE_MSG(test, sim_rd32(sdev, IRDMA_PFPE_CQPTAIL), tail,
+			    "not answered while the CPU that rang it slept");
+	KUNIT_EXPECT_EQ(test, atomic64_read(&sdev->db.fast), fast);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(sdev->cqp.batch_cpu), cpu);
 }
 
 struct irdma_test_exec {
@@ -686,6 +731,7 @@ static struct kunit_case irdma_bringup_cases[] = {
 	KUNIT_CASE(irdma_bringup_look_before_trap_test),
 	KUNIT_CASE(irdma_bringup_ws_node_in_trap_test),
 	KUNIT_CASE(irdma_bringup_cmd_answered_later_test),
+	KUNIT_CASE(irdma_bringup_cmd_answered_by_ringer_test),
 	KUNIT_CASE_SLOW(irdma_bringup_cqp_full_test),
 	{}
 };

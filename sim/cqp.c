@@ -69,6 +69,7 @@ void sim_cqp_create(struct sim_dev *sdev, u64 ctx_pa)
 		.compl_ctx = le64_to_cpu(ctx[3]),
 		.protocol = FIELD_GET(IRDMA_CQPHC_PROTOCOL_USED, q0),
 		.looked_ns = sim_lat_now(),
+		.batch_cpu = -1,
 	};
 	/* A doorbell trapped before the CQP existed rang nothing. */
 	sim_doorbell_take(sdev, SIM_TRAP_CQPDB);
@@ -425,13 +426,19 @@ static bool sim_cqp_next(struct sim_dev *sdev, __le64 *wqe)
 			return false;
 		cqp->batch_since = max(rung, cqp->looked_ns);
 		cqp->batch_trapped = rung;
+		cqp->batch_cpu = rung ? READ_ONCE(sdev->db.rung_cpu) : -1;
 		if (!rung)
 			atomic64_inc(&sdev->db.found);
 		cqp->batch_end = head;
 		trace_irdma_sim_reg(sdev->id, IRDMA_PFPE_CQPDB, head);
 	} else if (rung) {
-		/* Rung again while a batch runs: its clock already started. */
+		/*
+		 * Rung again while a batch runs, or the trap of a batch a look
+		 * found first: its clock already started, its ringer is known.
+		 */
 		cqp->batch_end = head;
+		if (cqp->batch_cpu < 0)
+			cqp->batch_cpu = READ_ONCE(sdev->db.rung_cpu);
 	}
 	cqp->picked_ns = now;
 	memcpy(wqe, cqp->sq_va + cqp->tail * IRDMA_CQP_WQE_SIZE,
@@ -496,53 +503,6 @@ bool sim_cqp_notify(struct sim_dev *sdev)
 	return due;
 }
 
-/**
- * sim_cqp_run - execute the CQP WQEs the driver has rung in
- * @sdev: the simulated function
- * @young: set if a WQE was left for being rung less than SIM_CQP_MIN_NS ago
- *
- * A WQE is executed outside the CQP lock (commands may sleep), with the
- * CQP marked busy so that the trap leaves the ring alone meanwhile.
- *
- * Return: true if any WQE was executed.
- */
-bool sim_cqp_run(struct sim_dev *sdev, bool *young)
-{
-	__le64 wqe[IRDMA_CQP_WQE_SIZE / 8];
-	bool work = false;
-
-	for (;;) {
-		struct sim_cqp_result res = {};
-
-		spin_lock_irq(&sdev->cqp_lock);
-		if (!sim_cqp_next(sdev, wqe)) {
-			spin_unlock_irq(&sdev->cqp_lock);
-			break;
-		}
-		/*
-		 * Timed from this look, as the latency record times it (a trap
-		 * on another CPU may have stamped the doorbell after it).
-		 */
-		if ((s64)(sdev->cqp.picked_ns - sdev->cqp.batch_since) <
-		    (s64)SIM_CQP_MIN_NS) {
-			spin_unlock_irq(&sdev->cqp_lock);
-			*young = true;
-			break;
-		}
-		sdev->cqp.busy = true;
-		spin_unlock_irq(&sdev->cqp_lock);
-
-		sim_cqp_execute(sdev, wqe, &res);
-
-		spin_lock_irq(&sdev->cqp_lock);
-		sdev->cqp.busy = false;
-		sim_cqp_done(sdev, wqe, &res);
-		spin_unlock_irq(&sdev->cqp_lock);
-		work = true;
-	}
-	return sim_cqp_notify(sdev) || work;
-}
-
 /*
  * Commands the trap may execute: nothing allocated or freed, no lock but
  * the CQP's, host memory through the trap-safe checks. These are the
@@ -588,6 +548,63 @@ static bool sim_cqp_atomic(struct sim_dev *sdev, const __le64 *wqe)
 }
 
 /**
+ * sim_cqp_run - execute the CQP WQEs the driver has rung in
+ * @sdev: the simulated function
+ * @young: set if a WQE was left for being rung less than SIM_CQP_MIN_NS ago
+ *	(sdev->cqp.due_ns then says when it falls due)
+ *
+ * A WQE the trap could not execute is answered by the engine thread of the
+ * CPU that rang it at once (it runs once the driver there lets the CPU go,
+ * past the driver's first look at the CCQ), by others only SIM_CQP_MIN_NS
+ * after its doorbell; one the trap could execute (it was busy) at once.
+ *
+ * A WQE is executed outside the CQP lock (commands may sleep), with the
+ * CQP marked busy so that the trap leaves the ring alone meanwhile.
+ *
+ * Return: true if any WQE was executed.
+ */
+bool sim_cqp_run(struct sim_dev *sdev, bool *young)
+{
+	__le64 wqe[IRDMA_CQP_WQE_SIZE / 8];
+	bool work = false;
+
+	WRITE_ONCE(sdev->cqp.due_ns, 0);
+	for (;;) {
+		struct sim_cqp_result res = {};
+
+		spin_lock_irq(&sdev->cqp_lock);
+		if (!sim_cqp_next(sdev, wqe)) {
+			spin_unlock_irq(&sdev->cqp_lock);
+			break;
+		}
+		/*
+		 * Timed from this look, as the latency record times it (a trap
+		 * on another CPU may have stamped the doorbell after it).
+		 */
+		if ((s64)(sdev->cqp.picked_ns - sdev->cqp.batch_since) <
+		    (s64)SIM_CQP_MIN_NS && !sim_cqp_atomic(sdev, wqe) &&
+		    !sim_engine_ringer_here(sdev, sdev->cqp.batch_cpu)) {
+			WRITE_ONCE(sdev->cqp.due_ns,
+				   sdev->cqp.batch_since + SIM_CQP_MIN_NS);
+			spin_unlock_irq(&sdev->cqp_lock);
+			*young = true;
+			break;
+		}
+		sdev->cqp.busy = true;
+		spin_unlock_irq(&sdev->cqp_lock);
+
+		sim_cqp_execute(sdev, wqe, &res);
+
+		spin_lock_irq(&sdev->cqp_lock);
+		sdev->cqp.busy = false;
+		sim_cqp_done(sdev, wqe, &res);
+		spin_unlock_irq(&sdev->cqp_lock);
+		work = true;
+	}
+	return sim_cqp_notify(sdev) || work;
+}
+
+/**
  * sim_cqp_trap_patient - whether the trap may go on trying the CQP lock
  * @start: when it first tried
  *
@@ -618,8 +635,10 @@ bool sim_cqp_trap_patient(u64 start)
  * tables, and stops at the first that needs a thread.
  *
  * Context: the debug exception of a trapped CQPDB write (NMI-like).
- * Return: what is left for after the trap: SIM_TRAP_LEFT_THREADS,
- * SIM_TRAP_LEFT_EVENT (the CCQ's event, for the trap's irq_work), or 0.
+ * Return: what is left for after the trap: SIM_TRAP_LEFT_THREADS (with
+ * SIM_TRAP_LEFT_RINGER if for the thread of the CPU that rang, see
+ * sim_cqp_run()), SIM_TRAP_LEFT_EVENT (the CCQ's event, for the trap's
+ * irq_work), or 0.
  */
 unsigned int sim_cqp_fast(struct sim_dev *sdev)
 {
@@ -641,7 +660,7 @@ unsigned int sim_cqp_fast(struct sim_dev *sdev)
 		struct sim_cqp_result res = {};
 
 		if (!sim_cqp_atomic(sdev, wqe)) {
-			left |= SIM_TRAP_LEFT_THREADS;
+			left |= SIM_TRAP_LEFT_THREADS | SIM_TRAP_LEFT_RINGER;
 			break;
 		}
 		sim_cqp_execute(sdev, wqe, &res);

@@ -69,8 +69,10 @@ static void sim_doorbell_hit(struct perf_event *bp,
 		return;
 	atomic64_inc(&sdev->db.traps);
 	/* Which write it was, for a thread that found it before this ran. */
-	if (cqpdb)
+	if (cqpdb) {
 		WRITE_ONCE(sdev->db.rung_head, sim_rd32(sdev, IRDMA_PFPE_CQPDB) + 1);
+		WRITE_ONCE(sdev->db.rung_cpu, smp_processor_id());
+	}
 	/* The earliest write not yet taken starts the clock. */
 	atomic64_try_cmpxchg(&sdev->db.rung_ns[cqpdb ? SIM_TRAP_CQPDB : SIM_TRAP_CCQPLOW],
 			     &none, sim_lat_now());
@@ -81,7 +83,8 @@ static void sim_doorbell_hit(struct perf_event *bp,
 	if (!left)
 		return;
 	if (left & SIM_TRAP_LEFT_THREADS)
-		WRITE_ONCE(sdev->db.threads_due, true);
+		WRITE_ONCE(sdev->db.threads_due, left & SIM_TRAP_LEFT_RINGER ?
+			   SIM_KICK_RINGER : SIM_KICK_ALL);
 	irq_work_queue(&sdev->db.kick);
 }
 
@@ -93,8 +96,13 @@ static void sim_doorbell_kick(struct irq_work *work)
 {
 	struct sim_dev *sdev = container_of(work, struct sim_dev, db.kick);
 
+	u8 due = xchg(&sdev->db.threads_due, 0);
+
 	sim_cqp_notify(sdev);
-	if (xchg(&sdev->db.threads_due, false))
+	/* The irq_work runs on the CPU that rang: see sim_cqp_run(). */
+	if (due == SIM_KICK_RINGER)
+		sim_engine_kick_ringer(sdev);
+	else if (due)
 		sim_engine_kick(sdev);
 }
 
@@ -105,6 +113,7 @@ static void sim_doorbell_kick(struct irq_work *work)
 void sim_doorbell_init(struct sim_dev *sdev)
 {
 	init_irq_work(&sdev->db.kick, sim_doorbell_kick);
+	sdev->db.ringer_cpu = -1;
 }
 
 /**

@@ -124,6 +124,58 @@ void sim_engine_kick_here(struct sim_dev *sdev)
 }
 
 /**
+ * sim_engine_kick_ringer - wake the engine thread of this CPU, which rang
+ * CQP WQEs a thread must execute
+ * @sdev: the simulated function
+ *
+ * Woken even while another thread polls: only this one may answer before
+ * SIM_CQP_MIN_NS (sim_cqp_run()). It runs when the driver that rang lets
+ * this CPU go, which for a driver that sleeps for its answer is when it
+ * sleeps.
+ *
+ * Context: hard interrupt (the trap's irq_work, on the CPU that rang).
+ */
+void sim_engine_kick_ringer(struct sim_dev *sdev)
+{
+	int cpu = smp_processor_id(), i;
+
+	WRITE_ONCE(sdev->db.ringer_cpu, cpu);
+	atomic_inc(&sdev->db.kicks);
+	for (i = 0; i < SIM_MAX_ENGINES; i++) {
+		struct task_struct *t = READ_ONCE(sdev->engine[i]);
+
+		if (t && task_cpu(t) == cpu) {
+			wake_up_process(t);
+			return;
+		}
+	}
+	/* No thread here (more CPUs than threads): any, in their time. */
+	sim_engine_wake(sdev, -1);
+}
+
+/**
+ * sim_engine_ringer_here - whether the caller is the engine thread of @cpu
+ * @sdev: the simulated function
+ * @cpu: the CPU that rang CQP WQEs
+ *
+ * The threads are bound to their CPUs and run above every normal task: while
+ * that thread runs, the driver that rang there has let the CPU go.
+ *
+ * Return: true if so.
+ */
+bool sim_engine_ringer_here(struct sim_dev *sdev, int cpu)
+{
+	int i;
+
+	if (cpu != raw_smp_processor_id())
+		return false;
+	for (i = 0; i < SIM_MAX_ENGINES; i++)
+		if (READ_ONCE(sdev->engine[i]) == current)
+			return true;
+	return false;
+}
+
+/**
  * sim_engine_run_sq - execute a QP's SQ for the process that rang it, in
  * its time
  * @sdev: the simulated function
@@ -208,6 +260,41 @@ static void sim_engine_idle(struct sim_dev *sdev, int seen,
 }
 
 /*
+ * Sleep until the CQP command the threads found too young falls due, less
+ * if kicked since @seen. Return: false if there is none to wait for.
+ */
+static bool sim_engine_wait_due(struct sim_dev *sdev, int seen)
+{
+	u64 due = READ_ONCE(sdev->cqp.due_ns);
+	ktime_t until;
+
+	if (!due || (s64)(due - sim_lat_now()) <= 0)
+		return false;
+	sim_engine_unpoll();
+	until = ns_to_ktime(due);
+	set_current_state(TASK_INTERRUPTIBLE);
+	if (atomic_read(&sdev->db.kicks) == seen && !kthread_should_stop())
+		schedule_hrtimeout_range(&until, 10 * NSEC_PER_USEC, HRTIMER_MODE_ABS);
+	__set_current_state(TASK_RUNNING);
+	return true;
+}
+
+/*
+ * The thread of a CPU that rang a command for it (sim_engine_kick_ringer())
+ * waits for the engine lock rather than stand by: the thread holding it
+ * leaves that command to this one. Return: true with the lock taken.
+ */
+static bool sim_engine_lock_ringer(struct sim_dev *sdev)
+{
+	int cpu = raw_smp_processor_id();
+
+	if (READ_ONCE(sdev->db.ringer_cpu) != cpu)
+		return false;
+	mutex_lock(&sdev->engine_lock);
+	return true;
+}
+
+/*
  * An empty step takes tens of microseconds; one that took over a
  * millisecond lost its CPU meanwhile (the thread runs above every normal
  * task): the host's doing, under emulation. Counted, so that slow answers
@@ -233,8 +320,11 @@ static int sim_engine_thread(void *data)
 		/* One thread at a time does the work; the others stand by. */
 		work = false;
 		quick = false;
-		if (mutex_trylock(&sdev->engine_lock)) {
+		if (mutex_trylock(&sdev->engine_lock) || sim_engine_lock_ringer(sdev)) {
 			u64 start = ktime_get_ns();
+
+			/* This look sees what the ringer's kick was for. */
+			cmpxchg(&sdev->db.ringer_cpu, raw_smp_processor_id(), -1);
 
 			work = sim_engine_step(sdev, &quick);
 			if (!work)
@@ -247,6 +337,12 @@ static int sim_engine_thread(void *data)
 			cond_resched();
 			continue;
 		}
+		/*
+		 * A command not yet due: sleep until it is, rather than poll
+		 * (a vCPU that spins loses its host core for milliseconds).
+		 */
+		if (sim_engine_wait_due(sdev, seen))
+			continue;
 		if (ktime_get_ns() - READ_ONCE(sdev->engine_worked_ns) < SIM_FAST_NS) {
 			if (sim_engine_poll()) {
 				cpu_relax();

@@ -39,18 +39,23 @@ struct seq_file;
 #define SIM_LAT_BUCKETS		20	/* response times to 2^18 us and over */
 
 /*
- * The threads answer a command no sooner than this after its doorbell (the
- * trap answers the few a driver busy-waits for at once). On silicon a
- * command takes microseconds, longer than the driver's way from its
- * doorbell to its first look at the CCQ, so a driver that sleeps for the
- * completion (the stock driver's irdma_wait_event()) finds nothing at that
- * look and is woken by its CCQ work. Under emulation that way takes tens of
- * microseconds, and a thread that was looking all the time answered first:
- * the driver took its completion itself, and the work its event queued ran
- * late, for nothing, at any moment. At the stock driver's teardown that
- * moment was, now and then, the one at which it polls the CCQ for CEQ 0's
- * end without the lock its work takes: both read the CQE, and the CQP's ring
- * went one past its head (stop 22's trace; 1 in ~2000 teardowns).
+ * A command the threads execute is answered by the thread of the CPU that
+ * rang it, which runs once the driver there lets the CPU go, or by any
+ * thread from this long after its doorbell on (the trap answers the few a
+ * driver busy-waits for at once). On silicon a command takes microseconds,
+ * longer than the driver's way from its doorbell to its first look at the
+ * CCQ, so a driver that sleeps for the completion (the stock driver's
+ * irdma_wait_event()) finds nothing at that look and is woken by its CCQ
+ * work. Under emulation that way takes tens of microseconds, and a thread
+ * that was looking all the time answered first: the driver took its
+ * completion itself, and the work its event queued ran late, for nothing,
+ * at any moment. At the stock driver's teardown that moment was, now and
+ * then, the one at which it polls the CCQ for CEQ 0's end without the lock
+ * its work takes: both read the CQE, and the CQP's ring went one past its
+ * head (stop 22's trace; 1 in ~2000 teardowns). The ringer's thread answers
+ * as soon as the driver sleeps, with no timer to wait for (a woken vCPU or
+ * an expired timer can take milliseconds under emulation); the time limit
+ * is for a driver that spins.
  */
 #define SIM_CQP_MIN_NS	(200 * NSEC_PER_USEC)
 
@@ -73,10 +78,12 @@ struct seq_file;
  * @batch_since: when the batch was rung (or last known not yet rung)
  * @looked_ns: when the engine last found CQPDB with nothing new
  * @picked_ns: when the engine took up the WQE it executes
+ * @batch_cpu: the CPU whose store rang the batch, if trapped, or -1
  * @batch_trapped: the batch's CQPDB write was trapped (@batch_since is the
  *	trap's time, not a look's)
  * @notify_due: a CCQ completion owes the CCQ's CEQ an event
  * @notify_since: when the completion that owes it was written
+ * @due_ns: when the WQE the threads last found too young falls due, or 0
  */
 struct sim_cqp {
 	bool up;
@@ -92,9 +99,11 @@ struct sim_cqp {
 	u64 batch_since;
 	u64 looked_ns;
 	u64 picked_ns;
+	int batch_cpu;
 	bool batch_trapped;
 	bool notify_due;
 	u64 notify_since;
+	u64 due_ns;
 };
 
 /**
@@ -409,7 +418,8 @@ enum sim_trap_reg {
  * @rung_ns: when each was written, earliest not yet taken (0: none)
  * @kick: after a trap, from hard interrupt context: posts the CCQ's event
  *	if one is due, and wakes the engine threads if the trap left them work
- * @threads_due: the trap left work to the threads
+ * @threads_due: the trap left work to the threads: SIM_KICK_RINGER (CQP
+ *	WQEs, for the thread of the CPU that rang first) or SIM_KICK_ALL
  * @kicks: bumped at each kick; a thread sleeps only if it saw the last
  * @traps: writes trapped
  * @fast: CQP WQEs executed right in the trap
@@ -417,6 +427,9 @@ enum sim_trap_reg {
  *	trapped (or not yet, when a thread looked first)
  * @left_by_looks: writes threads found before their trap and left to it
  * @rung_head: the CQPDB value the last trapped CQPDB write wrote, plus 1
+ * @rung_cpu: the CPU that made the last trapped CQPDB write
+ * @ringer_cpu: the CPU whose engine thread a trap left CQP WQEs to and that
+ *	has not taken the engine lock since, or -1
  * @left_to_trap: per register, the write a thread found before its trap and left
  *	to it (the value, with bit 32 set), or 0
  * @left: trapped CQPDB writes whose WQEs the trap left to a thread (one
@@ -432,7 +445,7 @@ struct sim_doorbell {
 	struct perf_event * __percpu *bp[SIM_TRAPS];
 	atomic64_t rung_ns[SIM_TRAPS];
 	struct irq_work kick;
-	bool threads_due;
+	u8 threads_due;
 	atomic_t kicks;
 	atomic64_t traps;
 	atomic64_t fast;
@@ -440,6 +453,8 @@ struct sim_doorbell {
 	atomic64_t found;
 	atomic64_t left_by_looks;
 	u32 rung_head;
+	int rung_cpu;
+	int ringer_cpu;
 	u64 left_to_trap[SIM_TRAPS];
 	atomic64_t user_traps;
 	atomic64_t user_watches;
@@ -807,6 +822,8 @@ void sim_engine_stop(struct sim_dev *sdev);
 bool sim_engine_step(struct sim_dev *sdev, bool *quick);
 void sim_engine_kick(struct sim_dev *sdev);
 void sim_engine_kick_here(struct sim_dev *sdev);
+void sim_engine_kick_ringer(struct sim_dev *sdev);
+bool sim_engine_ringer_here(struct sim_dev *sdev, int cpu);
 void sim_engine_run_sq(struct sim_dev *sdev, u32 qpn);
 
 /* doorbell.c */
@@ -829,6 +846,11 @@ bool sim_cqp_trap_patient(u64 start);
 /* What a trap leaves to be done after it (sim_cqp_fast()). */
 #define SIM_TRAP_LEFT_THREADS	BIT(0)
 #define SIM_TRAP_LEFT_EVENT	BIT(1)
+#define SIM_TRAP_LEFT_RINGER	BIT(2)
+
+/* Whom a trap's kick wakes (struct sim_doorbell's threads_due). */
+#define SIM_KICK_ALL		1
+#define SIM_KICK_RINGER		2
 unsigned int sim_cqp_fast(struct sim_dev *sdev);
 bool sim_cqp_notify(struct sim_dev *sdev);
 bool sim_ccq_take_arm(struct sim_dev *sdev);
