@@ -95,7 +95,6 @@ static void sim_doorbell_hit(struct perf_event *bp,
 static void sim_doorbell_kick(struct irq_work *work)
 {
 	struct sim_dev *sdev = container_of(work, struct sim_dev, db.kick);
-
 	u8 due = xchg(&sdev->db.threads_due, 0);
 
 	sim_cqp_notify(sdev);
