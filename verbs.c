@@ -117,6 +117,10 @@ static int irdma_query_device(struct ib_device *ibdev,
 		props->device_cap_flags |= IB_DEVICE_RC_RNR_NAK_GEN;
 		props->max_pkeys = IRDMA_PKEY_TBL_SZ;
 	}
+	/*
+	 * As upstream states them, though index 0 of each is never handed
+	 * out and groups stop at irdma_mcast_grp_count().
+	 */
 	props->max_ah = o[IRDMA_HMC_FSIAV].cnt;
 	props->max_mcast_grp = o[IRDMA_HMC_QP].cnt;
 	props->max_mcast_qp_attach = IRDMA_MAX_MGS_PER_CTX;
@@ -249,7 +253,7 @@ static int irdma_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	id = ida_alloc_range(&fn->pd_ids, IRDMA_RSVD_PDS, fn->max_pd - 1,
 			     GFP_KERNEL);
 	if (id < 0)
-		return id == -ENOSPC ? -ENOMEM : id;
+		return id == -ENOSPC ? -EOVERFLOW : id;
 	pd->id = id;
 
 	if (udata) {

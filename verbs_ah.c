@@ -202,7 +202,7 @@ static int irdma_create_hw_ah(struct irdma_fn *fn, struct irdma_ah_hw_info *hw,
 	id = ida_alloc_range(&fn->ah_ids, 1, fn->hmc.obj[IRDMA_HMC_FSIAV].cnt - 1,
 			     sleep ? GFP_KERNEL : GFP_ATOMIC);
 	if (id < 0)
-		return -ENOSPC;
+		return id == -ENOSPC ? -EOVERFLOW : id;
 	hw->id = id;
 	irdma_build_ah(&cmd, hw, true);
 	err = sleep ? irdma_cqp_exec(fn, &cmd, NULL) :
@@ -220,9 +220,9 @@ static int irdma_create_hw_ah(struct irdma_fn *fn, struct irdma_ah_hw_info *hw,
  * @attr: the address and whether the call may sleep
  * @udata: user-space request (not for kernel AHs)
  *
- * Return: 0, -EINVAL for an address without a RoCEv2 GID, -ENOSPC when
- * the AH or ARP table is full, -ENOMEM or -ETIMEDOUT when the hardware
- * does not take it.
+ * Return: 0, -EINVAL for an address without a RoCEv2 GID or with the ARP
+ * table full, -EOVERFLOW when every AH index is in use, -ENOMEM or
+ * -ETIMEDOUT when the hardware does not take it.
  */
 int irdma_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
 		    struct ib_udata *udata)
@@ -277,7 +277,7 @@ static bool irdma_ah_exists(struct irdma_fn *fn, struct irdma_ah *ah)
  *
  * User AHs with the same fields share one hardware AH.
  *
- * Return: 0, -EINVAL for a short response or a bad address, -ENOSPC,
+ * Return: 0, -EINVAL for a short response or a bad address, -EOVERFLOW,
  * -ENOMEM, or -EPROTO if the index cannot be returned.
  */
 int irdma_create_user_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,

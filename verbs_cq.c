@@ -82,12 +82,12 @@ static int irdma_cq_alloc_id(struct irdma_fn *fn, struct irdma_cq *cq)
 	int err;
 
 	if (max <= IRDMA_RSVD_CQS)
-		return -ENOSPC;
+		return -EOVERFLOW;
 	err = xa_alloc_cyclic_irq(&fn->cq_table, &id, cq,
 				  XA_LIMIT(IRDMA_RSVD_CQS, max - 1),
 				  &fn->cq_next, GFP_KERNEL);
 	if (err < 0)
-		return err == -EBUSY ? -ENOSPC : err;
+		return err == -EBUSY ? -EOVERFLOW : err;
 	cq->hw.id = id;
 	return 0;
 }
@@ -201,7 +201,7 @@ release:
  * @attrs: user-space request (not for kernel CQs)
  *
  * Return: 0, -EOPNOTSUPP for flags or user CQs, -EINVAL for a size out of
- * range, -ENOSPC when no CQ number is free, -ENOMEM, or the CQP's error.
+ * range, -EOVERFLOW when no CQ number is free, -ENOMEM, or the CQP's error.
  */
 int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		    struct uverbs_attr_bundle *attrs)

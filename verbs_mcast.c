@@ -33,6 +33,19 @@ struct irdma_mcast_grp {
 };
 
 /**
+ * irdma_mcast_grp_count - how many multicast group indexes the function has
+ * @fn: the function
+ *
+ * One per QP context, and no more than the group index field holds.
+ *
+ * Return: the count, index 0 included.
+ */
+u32 irdma_mcast_grp_count(struct irdma_fn *fn)
+{
+	return min_t(u32, fn->hmc.obj[IRDMA_HMC_QP].cnt, IRDMA_MAX_MCAST_GRPS);
+}
+
+/**
  * irdma_mcast_mac - the MAC address of a multicast group
  * @ip_addr: the group address, host-order words
  * @mac: returns the MAC address
@@ -204,8 +217,7 @@ int irdma_attach_mcast(struct ib_qp *ibqp, union ib_gid *ibgid, u16 lid)
 	if (!g) {
 		g = kzalloc(sizeof(*g), GFP_KERNEL);
 		id = ida_alloc_range(&fn->mcast_ids, 1,
-				     min_t(u32, fn->hmc.obj[IRDMA_HMC_QP].cnt,
-					   IRDMA_MAX_MCAST_GRPS) - 1, GFP_KERNEL);
+				     irdma_mcast_grp_count(fn) - 1, GFP_KERNEL);
 		if (!g || id < 0 ||
 		    irdma_dma_alloc(fn, &g->ctx, IRDMA_MG_CTX_SIZE, GFP_KERNEL)) {
 			if (id >= 0)

@@ -146,11 +146,11 @@ static int irdma_qp_alloc_id(struct irdma_fn *fn, struct irdma_qp *qp,
 		return 0;
 	}
 	if (max <= IRDMA_RSVD_QPS)
-		return -ENOSPC;
+		return -EOVERFLOW;
 	err = xa_alloc_cyclic_irq(&fn->qp_table, &qp->id, NULL,
 				  XA_LIMIT(IRDMA_RSVD_QPS, max - 1),
 				  &fn->qp_next, GFP_KERNEL);
-	return err < 0 ? (err == -EBUSY ? -ENOSPC : err) : 0;
+	return err < 0 ? (err == -EBUSY ? -EOVERFLOW : err) : 0;
 }
 
 /**
@@ -307,8 +307,8 @@ static int irdma_create_qp_resp(struct irdma_qp *qp, struct ib_udata *udata)
  *
  * Return: 0, -EOPNOTSUPP for flags, types or SRQs the device does not
  * take, -EINVAL for capacities beyond it or a short user request,
- * -ENODATA for user rings never registered, -ENOSPC when no QP number is
- * free (-EBUSY for a second GSI QP), -ENOMEM, or the CQP's error.
+ * -ENODATA for user rings never registered, -EOVERFLOW when no QP number
+ * is free (-EBUSY for a second GSI QP), -ENOMEM, or the CQP's error.
  */
 int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 		    struct ib_udata *udata)
@@ -349,8 +349,7 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 
 	err = irdma_qp_alloc_id(fn, qp, init_attr->qp_type);
 	if (err)
-		return err == -EBUSY && init_attr->qp_type != IB_QPT_GSI ?
-		       -ENOSPC : err;
+		return err;
 	err = irdma_dma_alloc(fn, &qp->ctx, IRDMA_QP_CTX_BLOCK, GFP_KERNEL);
 	if (err)
 		goto free_id;

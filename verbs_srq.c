@@ -146,7 +146,7 @@ static void irdma_srq_free_rsrc(struct irdma_fn *fn, struct irdma_srq *srq,
  * @udata: user data (user-space SRQs are not offered)
  *
  * Return: 0, -EOPNOTSUPP for other SRQ types and user space, -EINVAL for
- * sizes beyond the hardware, -ENOMEM, -ENOSPC with every SRQ in use, or
+ * sizes beyond the hardware, -ENOMEM, -EOVERFLOW with every SRQ in use, or
  * the CQP's error.
  */
 int irdma_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *initattrs,
@@ -171,7 +171,7 @@ int irdma_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *initattrs,
 	err = xa_alloc(&fn->srq_table, &id, srq,
 		       XA_LIMIT(1, fn->max_srq - 1), GFP_KERNEL);
 	if (err)
-		return err == -EBUSY ? -ENOSPC : err;
+		return err == -EBUSY ? -EOVERFLOW : err;
 	srq->hw.id = id;
 	srq->hw.pd = to_iwpd(ibsrq->pd)->id;
 	srq->hw.compl_ctx = (uintptr_t)srq;

@@ -741,6 +741,69 @@ static void irdma_qp_arp_reclaim_test(struct kunit *test)
 	qp_env_teardown(test, e);
 }
 
+/*
+ * A count that runs out is -EOVERFLOW, as upstream's irdma_alloc_rsrc()
+ * returns. Each count is made to run out here by lowering, for a moment,
+ * the bound the driver allocates under.
+ */
+static void irdma_qp_count_errno_test(struct kunit *test)
+{
+	struct ib_qp_init_attr init = {
+		.qp_type = IB_QPT_RC,
+		.cap = { .max_send_wr = 1, .max_recv_wr = 1,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct rdma_ah_attr ah_attr;
+	struct irdma_hmc_objinfo *o;
+	struct irdma_fn *fn;
+	struct qp_env *e;
+	u32 saved, max_pd;
+	struct ib_qp *qp;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct ib_ah *ah;
+
+	e = qp_env_setup(test, 7);
+	fn = auxiliary_get_drvdata(e->adev);
+	o = fn->hmc.obj;
+
+	init.send_cq = e->cq;
+	init.recv_cq = e->cq;
+	saved = o[IRDMA_HMC_QP].cnt;
+	o[IRDMA_HMC_QP].cnt = IRDMA_RSVD_QPS;
+	qp = ib_create_qp(e->pd, &init);
+	o[IRDMA_HMC_QP].cnt = saved;
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(qp), -EOVERFLOW);
+	if (!IS_ERR(qp))
+		ib_destroy_qp(qp);
+
+	saved = o[IRDMA_HMC_CQ].cnt;
+	o[IRDMA_HMC_CQ].cnt = IRDMA_RSVD_CQS;
+	cq = ib_alloc_cq(e->ibdev, NULL, 16, 0, IB_POLL_DIRECT);
+	o[IRDMA_HMC_CQ].cnt = saved;
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(cq), -EOVERFLOW);
+	if (!IS_ERR(cq))
+		ib_free_cq(cq);
+
+	max_pd = fn->max_pd;
+	fn->max_pd = IRDMA_RSVD_PDS;
+	pd = ib_alloc_pd(e->ibdev, 0);
+	fn->max_pd = max_pd;
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(pd), -EOVERFLOW);
+	if (!IS_ERR(pd))
+		ib_dealloc_pd(pd);
+
+	saved = o[IRDMA_HMC_FSIAV].cnt;
+	o[IRDMA_HMC_FSIAV].cnt = 1;
+	qp_env_ah_attr(e, &ah_attr);
+	ah = rdma_create_ah(e->pd, &ah_attr, RDMA_CREATE_AH_SLEEPABLE);
+	o[IRDMA_HMC_FSIAV].cnt = saved;
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(ah), -EOVERFLOW);
+	if (!IS_ERR(ah))
+		rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+	qp_env_teardown(test, e);
+}
+
 struct qp_env_atomic_ah {
 	struct qp_env *e;
 	struct rdma_ah_attr attr;
@@ -1544,6 +1607,7 @@ static struct kunit_case irdma_qp_cases[] = {
 	KUNIT_CASE_SLOW(irdma_qp_destroy_pending_ae_test),
 	KUNIT_CASE_SLOW(irdma_qp_malformed_wqe_test),
 	KUNIT_CASE_SLOW(irdma_qp_arp_reclaim_test),
+	KUNIT_CASE_SLOW(irdma_qp_count_errno_test),
 	KUNIT_CASE_SLOW(irdma_qp_srq_test),
 	{}
 };
