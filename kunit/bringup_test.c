@@ -553,6 +553,37 @@ static void irdma_bringup_ws_node_in_trap_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, p.done);
 }
 
+/* A command only a thread executes, posted while no thread may look. */
+struct irdma_test_held_cmd {
+	struct sim_dev *sdev;
+	struct irdma_fn *fn;
+	u64 fast;
+	u32 tail;
+	int cpu;
+	int err;
+};
+
+/*
+ * DESTROY_CEQ of a CEQ nobody made (it fails, in its time), posted with
+ * the engine lock held: the caller lets go of it.
+ */
+static void irdma_test_post_held(struct kunit *test, struct irdma_test_held_cmd *h)
+{
+	struct irdma_cqp_wqe cmd;
+	unsigned long flags;
+	u32 idx;
+
+	h->sdev = irdma_test_trapped_nop(test, &h->fn, &cmd);
+	irdma_build_destroy_ceq(&cmd, SIM_MAX_CEQS - 1, IRDMA_MAX_CEQ_ENTRIES);
+	mutex_lock(&h->sdev->engine_lock);
+	h->fast = atomic64_read(&h->sdev->db.fast);
+	h->tail = sim_rd32(h->sdev, IRDMA_PFPE_CQPTAIL);
+	spin_lock_irqsave(&h->fn->cqp.lock, flags);
+	h->err = irdma_cqp_post(h->fn, &cmd, &idx);
+	h->cpu = smp_processor_id();
+	spin_unlock_irqrestore(&h->fn->cqp.lock, flags);
+}
+
 /*
  * A command a driver sleeps for is the threads', answered no sooner than
  * SIM_CQP_MIN_NS after its doorbell by any but the thread of the CPU that
@@ -565,24 +596,15 @@ static void irdma_bringup_ws_node_in_trap_test(struct kunit *test)
  */
 static void irdma_bringup_cmd_answered_later_test(struct kunit *test)
 {
-	struct irdma_cqp_wqe cmd;
-	struct sim_dev *sdev;
-	struct irdma_fn *fn;
 	bool first_ran, ran, young = false;
-	u64 fast, waited;
-	unsigned long flags;
-	int err, looks;
-	u32 idx;
+	struct irdma_test_held_cmd h;
+	struct sim_dev *sdev;
+	int looks;
+	u64 waited;
 
-	sdev = irdma_test_trapped_nop(test, &fn, &cmd);
-	/* A CEQ nobody made: the command fails, in its time. */
-	irdma_build_destroy_ceq(&cmd, SIM_MAX_CEQS - 1, IRDMA_MAX_CEQ_ENTRIES);
 	/* The threads held: this test looks, as often as it can. */
-	mutex_lock(&sdev->engine_lock);
-	fast = atomic64_read(&sdev->db.fast);
-	spin_lock_irqsave(&fn->cqp.lock, flags);
-	err = irdma_cqp_post(fn, &cmd, &idx);
-	spin_unlock_irqrestore(&fn->cqp.lock, flags);
+	irdma_test_post_held(test, &h);
+	sdev = h.sdev;
 	/*
 	 * The trap took the doorbell (and left the command): a first look as
 	 * if it had just been rung, however long this CPU took to get here.
@@ -601,8 +623,8 @@ static void irdma_bringup_cmd_answered_later_test(struct kunit *test)
 	waited = sdev->cqp.picked_ns - sdev->cqp.batch_since;
 	mutex_unlock(&sdev->engine_lock);
 
-	KUNIT_ASSERT_EQ(test, err, 0);
-	KUNIT_EXPECT_EQ_MSG(test, atomic64_read(&sdev->db.fast), fast,
+	KUNIT_ASSERT_EQ(test, h.err, 0);
+	KUNIT_EXPECT_EQ_MSG(test, atomic64_read(&sdev->db.fast), h.fast,
 			    "the trap ran the command");
 	KUNIT_EXPECT_FALSE_MSG(test, first_ran, "answered at the first look");
 	KUNIT_EXPECT_TRUE(test, young);
@@ -620,38 +642,27 @@ static void irdma_bringup_cmd_answered_later_test(struct kunit *test)
  */
 static void irdma_bringup_cmd_answered_by_ringer_test(struct kunit *test)
 {
-	struct irdma_cqp_wqe cmd;
+	struct irdma_test_held_cmd h;
 	struct sim_dev *sdev;
-	struct irdma_fn *fn;
-	unsigned long flags;
-	int err, cpu, i;
-	u32 tail, idx;
-	u64 fast;
+	int i;
 
-	sdev = irdma_test_trapped_nop(test, &fn, &cmd);
-	irdma_build_destroy_ceq(&cmd, SIM_MAX_CEQS - 1, IRDMA_MAX_CEQ_ENTRIES);
 	/* No thread looks until the doorbell is stamped. */
-	mutex_lock(&sdev->engine_lock);
-	fast = atomic64_read(&sdev->db.fast);
-	tail = sim_rd32(sdev, IRDMA_PFPE_CQPTAIL);
-	spin_lock_irqsave(&fn->cqp.lock, flags);
-	err = irdma_cqp_post(fn, &cmd, &idx);
-	cpu = smp_processor_id();
-	spin_unlock_irqrestore(&fn->cqp.lock, flags);
+	irdma_test_post_held(test, &h);
+	sdev = h.sdev;
 	/* Whether the trap started the batch or leaves it to a look. */
 	spin_lock_irq(&sdev->cqp_lock);
 	sdev->cqp.batch_since = sim_lat_now() + 10 * NSEC_PER_SEC;
 	atomic64_set(&sdev->db.rung_ns[SIM_TRAP_CQPDB], sdev->cqp.batch_since);
 	spin_unlock_irq(&sdev->cqp_lock);
 	mutex_unlock(&sdev->engine_lock);
-	for (i = 0; i < 1000 && sim_rd32(sdev, IRDMA_PFPE_CQPTAIL) == tail; i++)
+	for (i = 0; i < 1000 && sim_rd32(sdev, IRDMA_PFPE_CQPTAIL) == h.tail; i++)
 		usleep_range(1000, 2000);
 
-	KUNIT_ASSERT_EQ(test, err, 0);
-	KUNIT_EXPECT_NE_MSG(test, sim_rd32(sdev, IRDMA_PFPE_CQPTAIL), tail,
+	KUNIT_ASSERT_EQ(test, h.err, 0);
+	KUNIT_EXPECT_NE_MSG(test, sim_rd32(sdev, IRDMA_PFPE_CQPTAIL), h.tail,
 			    "not answered while the CPU that rang it slept");
-	KUNIT_EXPECT_EQ(test, atomic64_read(&sdev->db.fast), fast);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(sdev->cqp.batch_cpu), cpu);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&sdev->db.fast), h.fast);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(sdev->cqp.batch_cpu), h.cpu);
 }
 
 struct irdma_test_exec {
