@@ -119,7 +119,7 @@ static int irdma_query_device(struct ib_device *ibdev,
 	}
 	/*
 	 * As upstream states them, though index 0 of each is never handed
-	 * out and groups stop at irdma_mcast_grp_count().
+	 * out and groups stop at 4095 (verbs_mcast.c).
 	 */
 	props->max_ah = o[IRDMA_HMC_FSIAV].cnt;
 	props->max_mcast_grp = o[IRDMA_HMC_QP].cnt;

@@ -460,7 +460,6 @@ int irdma_setup_umode_qp(struct ib_udata *udata, struct irdma_qp *qp,
 int irdma_dealloc_mw(struct ib_mw *ibmw);
 
 /* verbs_mcast.c */
-u32 irdma_mcast_grp_count(struct irdma_fn *fn);
 void irdma_mcast_mac(u32 *ip_addr, u8 *mac, bool ipv4);
 int irdma_attach_mcast(struct ib_qp *ibqp, union ib_gid *ibgid, u16 lid);
 int irdma_detach_mcast(struct ib_qp *ibqp, union ib_gid *ibgid, u16 lid);

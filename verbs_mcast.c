@@ -32,15 +32,11 @@ struct irdma_mcast_grp {
 	u32 count;
 };
 
-/**
- * irdma_mcast_grp_count - how many multicast group indexes the function has
- * @fn: the function
- *
- * One per QP context, and no more than the group index field holds.
- *
- * Return: the count, index 0 included.
+/*
+ * How many multicast group indexes the function has, index 0 included: one
+ * per QP context, and no more than the group index field holds.
  */
-u32 irdma_mcast_grp_count(struct irdma_fn *fn)
+static u32 irdma_mcast_grp_count(struct irdma_fn *fn)
 {
 	return min_t(u32, fn->hmc.obj[IRDMA_HMC_QP].cnt, IRDMA_MAX_MCAST_GRPS);
 }
