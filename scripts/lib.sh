@@ -29,8 +29,12 @@ irdma_copy_repo() {
 	# leaves its object alone.
 	(cd "$IRDMA_REPO" && irdma_repo_files | cpio -pd --quiet "$dest.new")
 	if [ -d "$dest" ]; then
+		# (an if, not "cmp && touch": a last file that differs must not
+		# fail the loop, and with it a caller under set -e)
 		(cd "$IRDMA_REPO" && irdma_repo_files) | while read -r f; do
-			cmp -s "$dest/$f" "$dest.new/$f" && touch -r "$dest/$f" "$dest.new/$f"
+			if cmp -s "$dest/$f" "$dest.new/$f"; then
+				touch -r "$dest/$f" "$dest.new/$f"
+			fi
 		done
 	fi
 	rm -rf "$dest"
