@@ -237,8 +237,8 @@ static void irdma_get_dev_fw_str(struct ib_device *ibdev, char *str)
  * @ibpd: ib_core's part, embedded in ours
  * @udata: for a user PD, the response to fill
  *
- * Return: 0, -ENOMEM when every PD is in use, -EINVAL for a response too
- * short, -EFAULT if it cannot be written.
+ * Return: 0, -EOVERFLOW when every PD is in use, -ENOMEM, -EINVAL for a
+ * response too short, -EFAULT if it cannot be written.
  */
 static int irdma_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
@@ -321,8 +321,9 @@ irdma_mmap_entry_insert(struct irdma_ucontext *uctx, u64 bar_offset, bool wc,
  * doorbell page's mmap key. The short (i40iw) response exists for GEN_1
  * only.
  *
- * Return: 0, -EINVAL for a malformed request or an unknown version,
- * -EOPNOTSUPP for the legacy ABI on GEN_2, -ENOMEM, or -EFAULT.
+ * Return: 0, -EINVAL for a malformed or unreadable request or an unknown
+ * version, -EOPNOTSUPP for the legacy ABI on GEN_2, -ENOMEM, or -EFAULT
+ * for a response that cannot be written.
  */
 static int irdma_alloc_ucontext(struct ib_ucontext *ibuctx,
 				struct ib_udata *udata)

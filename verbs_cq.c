@@ -333,7 +333,8 @@ static int irdma_resize_user_cq(struct irdma_cq *cq, int entries,
 
 	if (!udata || udata->inlen < min_req)
 		return -EINVAL;
-	if (entries > cq->ibcq.device->attrs.max_cqe)
+	/* ib_core passes the user's u32 on: the top bit makes it negative. */
+	if (entries < 0 || entries > cq->ibcq.device->attrs.max_cqe)
 		return -EINVAL;
 	hw.size = max(entries, 4);
 	err = irdma_user_cq_resize_ring(udata, &hw, &ring);
@@ -415,8 +416,9 @@ free_old:
  * Completions already in the old ring are still delivered, before those
  * of the new one.
  *
- * Return: 0, -EOPNOTSUPP without the hardware feature or for user CQs,
- * -EINVAL for a size out of range, -ENOMEM, or the CQP's error.
+ * Return: 0, -EOPNOTSUPP without the hardware feature, -EINVAL for a
+ * size out of range, a short user request or a ring too small for it,
+ * -ENOMEM, or the CQP's error.
  */
 int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
 {

@@ -635,6 +635,9 @@ int main(int argc, char **argv)
 		expect("registering a one-page ring", err, 0);
 		expect("resize to 65536 entries on it",
 		       resize_cq(cq, 65536, &rsreq, sizeof(rsreq)), EINVAL);
+		/* A count with the top bit set is no small CQ. */
+		expect("resize to 2^31 entries on it",
+		       resize_cq(cq, INT32_MIN, &rsreq, sizeof(rsreq)), EINVAL);
 		expect("deregistering it", dereg_mr(bad_mr), 0);
 		rsreq.user_cq_buffer = (uintptr_t)mem + 3 * 4096;
 	}
