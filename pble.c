@@ -121,7 +121,8 @@ int irdma_pble_alloc(struct irdma_fn *fn, u32 count, bool lvl1_only,
 		goto out;
 
 	leaves = DIV_ROUND_UP(count, IRDMA_PBLE_PER_LEAF);
-	alloc->leaf = kcalloc(leaves, sizeof(*alloc->leaf), GFP_KERNEL);
+	/* Sized by the registration: charged to its owner's memory cgroup. */
+	alloc->leaf = kcalloc(leaves, sizeof(*alloc->leaf), GFP_KERNEL_ACCOUNT);
 	err = -ENOMEM;
 	if (!alloc->leaf)
 		goto out;

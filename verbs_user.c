@@ -27,7 +27,8 @@ static int irdma_copy_user_pgaddrs(struct irdma_mr *mr, unsigned long pgsz,
 	struct ib_block_iter biter;
 	u32 n = ib_umem_num_dma_blocks(mr->umem, pgsz), i = 0;
 
-	*addrs = kvcalloc(n, sizeof(**addrs), GFP_KERNEL);
+	/* Its size is the user's choice: the user's memory cgroup pays. */
+	*addrs = kvcalloc(n, sizeof(**addrs), GFP_KERNEL_ACCOUNT);
 	if (!*addrs)
 		return -ENOMEM;
 	rdma_umem_for_each_dma_block(mr->umem, &biter, pgsz)

@@ -178,17 +178,9 @@ static int cqe_valid(const void *ring, int i)
  */
 int main(int argc, char **argv)
 {
-	struct irdma_alloc_ucontext_req uctx = { .userspace_ver = IRDMA_ABI_VER };
-	struct {
-		struct ib_uverbs_get_context_resp core;
-		struct irdma_alloc_ucontext_resp drv;
-	} ctx = {};
-	struct ib_uverbs_get_context gc = {};
-	struct ib_uverbs_alloc_pd pdreq = {};
-	struct {
-		struct ib_uverbs_alloc_pd_resp core;
-		struct irdma_alloc_pd_resp drv;
-	} pd = {};
+	struct irdma_alloc_ucontext_resp uctx = {};
+	const char *what;
+	__u32 pd = 0;
 	struct ib_uverbs_create_cq cqreq = { .cqe = 8, .comp_channel = -1 };
 	struct irdma_create_cq_req cqdrv = {};
 	struct {
@@ -230,19 +222,12 @@ int main(int argc, char **argv)
 	}
 	gidx = atoi(strrchr(argv[2], '/') + 1);
 
-	fd = open(argv[1], O_RDWR);
-	if (fd < 0)
-		die(argv[1], errno);
-	err = cmd(IB_USER_VERBS_CMD_GET_CONTEXT, &gc, sizeof(gc), &uctx, sizeof(uctx),
-		  &ctx, sizeof(ctx));
+	err = open_context_pd(argv[1], &uctx, &pd, &what);
 	if (err)
-		die("GET_CONTEXT", err);
-	db = mmap(NULL, PAGE, PROT_WRITE, MAP_SHARED, fd, ctx.drv.db_mmap_key);
+		die(what, err);
+	db = mmap(NULL, PAGE, PROT_WRITE, MAP_SHARED, fd, uctx.db_mmap_key);
 	if (db == MAP_FAILED)
 		die("mapping the doorbell page", errno);
-	err = cmd(IB_USER_VERBS_CMD_ALLOC_PD, &pdreq, sizeof(pdreq), NULL, 0, &pd, sizeof(pd));
-	if (err)
-		die("ALLOC_PD", err);
 
 	if (posix_memalign(&cqring, PAGE, 2 * PAGE) || posix_memalign(&shadow, PAGE, PAGE) ||
 	    posix_memalign(&rings, PAGE, 16 * PAGE))
@@ -250,16 +235,16 @@ int main(int argc, char **argv)
 	memset(cqring, 0, 2 * PAGE);
 	memset(shadow, 0, PAGE);
 	memset(rings, 0, 16 * PAGE);
-	reg(pd.core.pd_handle, cqring, 2 * PAGE, 1, IRDMA_MEMREG_TYPE_CQ, 2, 0);
-	reg(pd.core.pd_handle, shadow, PAGE, 1, IRDMA_MEMREG_TYPE_CQ, 1, 0);
+	reg(pd, cqring, 2 * PAGE, 1, IRDMA_MEMREG_TYPE_CQ, 2, 0);
+	reg(pd, shadow, PAGE, 1, IRDMA_MEMREG_TYPE_CQ, 1, 0);
 	cqdrv.user_cq_buf = (uintptr_t)cqring;
 	cqdrv.user_shadow_area = (uintptr_t)shadow;
 	err = cmd(IB_USER_VERBS_CMD_CREATE_CQ, &cqreq, sizeof(cqreq), &cqdrv, sizeof(cqdrv),
 		  &cq, sizeof(cq));
 	if (err)
 		die("CREATE_CQ", err);
-	reg(pd.core.pd_handle, rings, 16 * PAGE, 1, IRDMA_MEMREG_TYPE_QP, 8, 7);
-	qpreq.pd_handle = pd.core.pd_handle;
+	reg(pd, rings, 16 * PAGE, 1, IRDMA_MEMREG_TYPE_QP, 8, 7);
+	qpreq.pd_handle = pd;
 	qpreq.send_cq_handle = cq.core.cq_handle;
 	qpreq.recv_cq_handle = cq.core.cq_handle;
 	qpdrv.user_wqe_bufs = (uintptr_t)rings;
@@ -271,7 +256,7 @@ int main(int argc, char **argv)
 
 	mem = two_huge_pages();
 	/* Local and remote write: the device writes it for the peer. */
-	rkey = reg(pd.core.pd_handle, mem, 2 * HUGE, 1 | 2, IRDMA_MEMREG_TYPE_MEM, 0, 0);
+	rkey = reg(pd, mem, 2 * HUGE, 1 | 2, IRDMA_MEMREG_TYPE_MEM, 0, 0);
 
 	/* Inline RDMA writes, one quantum each: 8 data bytes in qword 1. */
 	sq = rings;

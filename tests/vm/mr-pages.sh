@@ -4,10 +4,15 @@
 # inline RDMA writes through it land where they were sent and nowhere else
 # in the MR, and complete without error. The device reads the MR's PBLEs
 # by the page size REG_MR gives it.
+# Then (tests/vm/mr-memcg.c) the kernel memory a user registration takes
+# is charged to the user's memory cgroup: ours must charge the page list
+# of queue memory; the stock driver's figure is printed (upstream does not
+# charge it).
 . "$IRDMA_REPO/tests/vm/lib.sh"
 ADDR=192.168.77.1
 
 gcc -O2 -Wall -o /tmp/mr-pages "$IRDMA_REPO/tests/vm/mr-pages.c" || fail "build mr-pages"
+gcc -O2 -Wall -o /tmp/mr-memcg "$IRDMA_REPO/tests/vm/mr-memcg.c" || fail "build mr-memcg"
 echo 8 >/proc/sys/vm/nr_hugepages
 [ "$(cat /proc/sys/vm/nr_hugepages)" -ge 4 ] || fail "no huge pages"
 
@@ -16,6 +21,21 @@ roce_up $ADDR
 dev=/dev/infiniband/$(basename "$(ls -d /sys/class/infiniband/irdma0/device/infiniband_verbs/uverbs* | head -1)")
 /tmp/mr-pages "$dev" "/sys/class/infiniband/irdma0/ports/1/gids/$GIDX" ||
 	fail "RDMA writes through a user MR on huge pages"
+
+cg=/sys/fs/cgroup
+mountpoint -q $cg || mount -t cgroup2 none $cg || fail "no cgroup2"
+echo +memory >$cg/cgroup.subtree_control || fail "no memory controller"
+mkdir -p $cg/mr
+charged=0
+sh -c 'echo $$ >"$1/cgroup.procs" && exec /tmp/mr-memcg "$2" "$1" 256' mr-memcg \
+	$cg/mr "$dev" && charged=1
+rmdir $cg/mr
+if [ "$IRDMA_DRIVER" = stock ]; then
+	echo "stock: page list charged to the cgroup: $charged (upstream does not charge it)"
+else
+	[ $charged = 1 ] || fail "the page list of queue memory is not charged to the user's cgroup"
+	echo "ok: the page list of queue memory is charged to the user's memory cgroup"
+fi
 ip addr del $ADDR/24 dev "$SIM_NETDEV"
 unload_stack
 echo 0 >/proc/sys/vm/nr_hugepages
