@@ -17,6 +17,22 @@
  * fail: what is checked is the kernel (the caller reads its log). The
  * summary gives, per command, how often it was sent and how often it
  * succeeded.
+ *
+ * The commands: GET_CONTEXT, QUERY_DEVICE, QUERY_PORT, ALLOC/DEALLOC_PD,
+ * REG/REREG/DEREG_MR, ALLOC/DEALLOC_MW, CREATE_COMP_CHANNEL, CREATE/
+ * RESIZE/DESTROY_CQ, POLL_CQ, REQ_NOTIFY_CQ, CREATE/MODIFY/QUERY/
+ * DESTROY_SRQ, POST_SRQ_RECV, CREATE/MODIFY/QUERY/DESTROY_QP (RC and UD
+ * among others), POST_SEND, POST_RECV, ATTACH/DETACH_MCAST, CREATE/
+ * DESTROY_AH. The data path commands are refused for user objects; they
+ * are sent for ib_core's unmarshalling and the driver's refusal.
+ *
+ * GID-FILE is one of the port's sysfs GIDs (.../gids/N): QPs connect to
+ * it and AHs name it; its siblings (indexes 0 to 7) give AHs more GIDs.
+ *
+ * With UVERBS_FUZZ_MAKE_IT_FAIL=1 in its environment, once started it
+ * marks itself for the kernel's fault injection (/proc/self/make-it-fail;
+ * failslab with task-filter then fails some of the allocations the kernel
+ * makes on its behalf).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,30 +48,76 @@
 
 #define PAGE		4096
 #define MAX_OBJS	24
+#define FZ_GIDS		8	/* the port's GID indexes read, from 0 */
+#define FZ_WRS		4	/* work requests in a post, at most */
+#define FZ_SGES		3	/* scatter entries written per work request */
+#define FZ_WCS		16	/* completions a poll asks for, at most */
+#define QPT_RC		2	/* enum ib_qp_type */
+#define QPT_UD		4
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* Commands, for the summary. */
 enum fz_op {
-	OP_CONTEXT, OP_ALLOC_PD, OP_DEALLOC_PD, OP_REG_MR, OP_DEREG_MR,
-	OP_CREATE_CQ, OP_RESIZE_CQ, OP_DESTROY_CQ, OP_CREATE_QP, OP_MODIFY_QP,
-	OP_QUERY_QP, OP_DESTROY_QP, OP_WQE, OP_REOPEN, OP_COUNT
+	OP_CONTEXT, OP_QUERY_DEVICE, OP_QUERY_PORT, OP_ALLOC_PD, OP_DEALLOC_PD,
+	OP_REG_MR, OP_REREG_MR, OP_DEREG_MR, OP_ALLOC_MW, OP_DEALLOC_MW,
+	OP_COMP_CHANNEL, OP_CREATE_CQ, OP_RESIZE_CQ, OP_POLL_CQ,
+	OP_REQ_NOTIFY_CQ, OP_DESTROY_CQ, OP_CREATE_SRQ, OP_MODIFY_SRQ,
+	OP_QUERY_SRQ, OP_POST_SRQ_RECV, OP_DESTROY_SRQ, OP_CREATE_QP,
+	OP_MODIFY_QP, OP_QUERY_QP, OP_POST_SEND, OP_POST_RECV, OP_ATTACH_MCAST,
+	OP_DETACH_MCAST, OP_DESTROY_QP, OP_CREATE_AH, OP_DESTROY_AH, OP_WQE,
+	OP_REOPEN, OP_COUNT
 };
 
 static const char *const op_names[OP_COUNT] = {
-	"get_context", "alloc_pd", "dealloc_pd", "reg_mr", "dereg_mr",
-	"create_cq", "resize_cq", "destroy_cq", "create_qp", "modify_qp",
-	"query_qp", "destroy_qp", "wqe+doorbell", "close+reopen",
+	[OP_CONTEXT] = "get_context",
+	[OP_QUERY_DEVICE] = "query_device",
+	[OP_QUERY_PORT] = "query_port",
+	[OP_ALLOC_PD] = "alloc_pd",
+	[OP_DEALLOC_PD] = "dealloc_pd",
+	[OP_REG_MR] = "reg_mr",
+	[OP_REREG_MR] = "rereg_mr",
+	[OP_DEREG_MR] = "dereg_mr",
+	[OP_ALLOC_MW] = "alloc_mw",
+	[OP_DEALLOC_MW] = "dealloc_mw",
+	[OP_COMP_CHANNEL] = "comp_channel",
+	[OP_CREATE_CQ] = "create_cq",
+	[OP_RESIZE_CQ] = "resize_cq",
+	[OP_POLL_CQ] = "poll_cq",
+	[OP_REQ_NOTIFY_CQ] = "req_notify_cq",
+	[OP_DESTROY_CQ] = "destroy_cq",
+	[OP_CREATE_SRQ] = "create_srq",
+	[OP_MODIFY_SRQ] = "modify_srq",
+	[OP_QUERY_SRQ] = "query_srq",
+	[OP_POST_SRQ_RECV] = "post_srq_recv",
+	[OP_DESTROY_SRQ] = "destroy_srq",
+	[OP_CREATE_QP] = "create_qp",
+	[OP_MODIFY_QP] = "modify_qp",
+	[OP_QUERY_QP] = "query_qp",
+	[OP_POST_SEND] = "post_send",
+	[OP_POST_RECV] = "post_recv",
+	[OP_ATTACH_MCAST] = "attach_mcast",
+	[OP_DETACH_MCAST] = "detach_mcast",
+	[OP_DESTROY_QP] = "destroy_qp",
+	[OP_CREATE_AH] = "create_ah",
+	[OP_DESTROY_AH] = "destroy_ah",
+	[OP_WQE] = "wqe+doorbell",
+	[OP_REOPEN] = "close+reopen",
 };
 
-/* An object the kernel gave a handle for (or once did). */
+/*
+ * An object the kernel gave a handle for (or once did). Only MRs own
+ * memory: AHs, MWs and SRQs own none (this ABI has no SRQ ring
+ * registration, see op_create_srq()).
+ */
 struct fz_obj {
 	int live;
 	__u32 handle;
-	__u32 hw_id;		/* QP number, CQ number */
+	__u32 hw_id;		/* QP, CQ, SRQ number; MR lkey, MW rkey, AH index */
 	void *mem;		/* MRs: the memory registered */
 	size_t len;		/* MRs: its size as allocated */
 	__u32 reg_type;		/* MRs: IRDMA_MEMREG_TYPE_* */
 	__u32 sq_pages;		/* MRs of QP rings */
+	__u32 qp_type;		/* QPs: as created (QPT_RC, QPT_UD, ...) */
 	void *rings;		/* QPs: the rings named at create */
 };
 
@@ -66,8 +128,12 @@ static struct {
 	struct irdma_alloc_ucontext_resp ctx;
 	__u32 *db;
 	struct fz_obj pd[MAX_OBJS], mr[MAX_OBJS], cq[MAX_OBJS], qp[MAX_OBJS];
+	struct fz_obj ah[MAX_OBJS], mw[MAX_OBJS], srq[MAX_OBJS];
 	__u8 gid[16];
 	int have_gid;
+	__u8 port_gid[FZ_GIDS][16];	/* the GID file's siblings */
+	int port_gid_ok[FZ_GIDS];
+	size_t drv_tail;	/* zero bytes the next ucmd() appends */
 	unsigned long sent[OP_COUNT], ok[OP_COUNT];
 	__u64 rng;
 } fz;
@@ -142,9 +208,10 @@ static int ucmd(enum fz_op op, __u32 command, void *req, size_t req_len,
 {
 	__u64 words[128] = {};
 	struct ib_uverbs_cmd_hdr *hdr = (void *)words;
-	size_t len = sizeof(*hdr) + req_len + drv_len;
+	size_t len = sizeof(*hdr) + req_len + drv_len + fz.drv_tail;
 	int err;
 
+	fz.drv_tail = 0;
 	if (len > sizeof(words))
 		return E2BIG;
 	hdr->command = command;
@@ -162,12 +229,49 @@ static int ucmd(enum fz_op op, __u32 command, void *req, size_t req_len,
 	return err;
 }
 
-/* Driver data of a random length around @len (short, exact, long). */
+/*
+ * Driver data of a random length around @len (short, exact, long). What
+ * goes past the caller's @len bytes is zeros, appended by the next ucmd().
+ */
 static size_t drv_len(size_t len)
 {
 	if (chance(85))
 		return len;
-	return chance(50) ? pick(len) : len + 8 * pick(4);
+	if (chance(50))
+		return pick(len);
+	fz.drv_tail = 8 * pick(4);
+	return len;
+}
+
+/*
+ * Trailing words, mostly none, for a command whose core struct is all
+ * ib_core reads (it wants them zero) or whose driver reads no request:
+ * zeros or random, into @buf of @words words. Return: their bytes.
+ */
+static size_t junk(__u64 *buf, size_t words)
+{
+	size_t n, k;
+
+	if (chance(90))
+		return 0;
+	n = 1 + pick(words);
+	for (k = 0; k < n; k++)
+		buf[k] = chance(50) ? 0 : rnd();
+	return n * 8;
+}
+
+/* A port number: 1 (the device's one port) mostly, else 0 to 3. */
+static __u8 port_num(void)
+{
+	return chance(90) ? 1 : pick(4);
+}
+
+/* A source GID index: the QPs' GID's mostly, else another, or anything. */
+static __u8 sgid_index(void)
+{
+	if (fz.have_gid && chance(70))
+		return fz.have_gid - 1;
+	return chance(80) ? pick(FZ_GIDS) : pick(256);
 }
 
 static void op_context(void)
@@ -193,6 +297,37 @@ static void op_context(void)
 		if (fz.db == MAP_FAILED)
 			fz.db = NULL;
 	}
+}
+
+/* The device's attributes; no driver data either way. */
+static void op_query_device(void)
+{
+	struct ib_uverbs_query_device req = {};
+	struct {
+		struct ib_uverbs_query_device_resp core;
+		__u64 pad[4];
+	} resp;
+	size_t len = sizeof(resp.core);
+	__u64 extra[4];
+
+	if (chance(10))		/* short (refused), or longer than needed */
+		len = chance(50) ? pick(sizeof(resp.core)) : sizeof(resp);
+	ucmd(OP_QUERY_DEVICE, IB_USER_VERBS_CMD_QUERY_DEVICE, &req, sizeof(req),
+	     extra, junk(extra, ARRAY_SIZE(extra)), &resp, len);
+}
+
+/* A port's attributes, of port 1 mostly, or of ports that do not exist. */
+static void op_query_port(void)
+{
+	struct ib_uverbs_query_port req = { .port_num = port_num() };
+	struct ib_uverbs_query_port_resp resp;
+	size_t len = sizeof(resp);
+	__u64 extra[2];
+
+	if (chance(5))
+		len = pick(sizeof(resp));
+	ucmd(OP_QUERY_PORT, IB_USER_VERBS_CMD_QUERY_PORT, &req, sizeof(req),
+	     extra, junk(extra, ARRAY_SIZE(extra)), &resp, len);
 }
 
 static void op_alloc_pd(void)
@@ -293,7 +428,7 @@ static void op_reg_mr(void)
 		  drv_len(sizeof(drv)), &resp, sizeof(resp))) {
 		fz.mr[i] = (struct fz_obj){
 			.live = 1, .handle = resp.core.mr_handle,
-			.len = (size_t)pages * PAGE,
+			.hw_id = resp.core.lkey, .len = (size_t)pages * PAGE,
 			.reg_type = drv.reg_type, .sq_pages = drv.sq_pages,
 		};
 		fz.mr[i].mem = owned ? mem : NULL;
@@ -321,6 +456,84 @@ static void op_dereg_mr(void)
 	fz_free_mem(&fz.mr[i]);
 }
 
+/*
+ * REREG_MR, on any MR, queue registrations included: a new translation
+ * (IB_MR_REREG_TRANS, 1), PD (2) or access (4), or flags ib_core refuses.
+ * A new translation stays within the memory the MR already owns (or
+ * names memory nobody has): whatever the kernel pins then, it is freed
+ * with the MR, never before. The driver data is that of REG_MR.
+ */
+static void op_rereg_mr(void)
+{
+	struct ib_uverbs_rereg_mr req = {};
+	struct irdma_mem_reg_req drv = {};
+	struct {
+		struct ib_uverbs_rereg_mr_resp core;
+		__u64 pad[2];
+	} resp = {};
+	size_t off;
+	int i, j;
+
+	req.mr_handle = handle_of(fz.mr, &i);
+	req.flags = chance(85) ? 1 + pick(7) : (__u32)edgy();
+	if (fz.mr[i].mem && chance(85)) {
+		off = chance(70) ? 0 : pick(fz.mr[i].len / PAGE) * PAGE;
+		req.start = (uintptr_t)fz.mr[i].mem + off;
+		req.length = chance(80) ? fz.mr[i].len - off :
+					  pick(fz.mr[i].len - off + 1);
+	} else {
+		req.start = 0x10000000000ULL + pick(1 << 20) * PAGE;
+		req.length = edgy();
+	}
+	req.hca_va = chance(85) ? req.start : edgy();
+	req.pd_handle = handle_of(fz.pd, &j);
+	req.access_flags = chance(70) ? 1 : pick(0x20);
+	drv.reg_type = chance(80) ? fz.mr[i].reg_type & 0xff : (__u16)edgy();
+	drv.sq_pages = mostly(fz.mr[i].sq_pages);
+	drv.rq_pages = mostly(1);
+	drv.cq_pages = mostly(fz.mr[i].len / PAGE);
+	if (!ucmd(OP_REREG_MR, IB_USER_VERBS_CMD_REREG_MR, &req, sizeof(req), &drv,
+		  chance(50) ? 0 : drv_len(sizeof(drv)), &resp,
+		  chance(90) ? sizeof(resp) : sizeof(resp.core)))
+		fz.mr[i].hw_id = resp.core.lkey;
+}
+
+/* A memory window of type 1 or 2 (or another), on a PD. */
+static void op_alloc_mw(void)
+{
+	struct ib_uverbs_alloc_mw req = {
+		.mw_type = chance(90) ? 1 + pick(2) : (__u8)edgy(),
+	};
+	struct {
+		struct ib_uverbs_alloc_mw_resp core;
+		__u64 pad[2];
+	} resp = {};
+	int i = free_slot(fz.mw), j;
+	__u64 extra[4];
+
+	if (i < 0)
+		return;
+	req.pd_handle = handle_of(fz.pd, &j);
+	if (!ucmd(OP_ALLOC_MW, IB_USER_VERBS_CMD_ALLOC_MW, &req, sizeof(req), extra,
+		  junk(extra, ARRAY_SIZE(extra)), &resp,
+		  chance(90) ? sizeof(resp) : sizeof(resp.core))) {
+		fz.mw[i].live = 1;
+		fz.mw[i].handle = resp.core.mw_handle;
+		fz.mw[i].hw_id = resp.core.rkey;
+	}
+}
+
+static void op_dealloc_mw(void)
+{
+	struct ib_uverbs_dealloc_mw req = {};
+	int i;
+
+	req.mw_handle = handle_of(fz.mw, &i);
+	if (!ucmd(OP_DEALLOC_MW, IB_USER_VERBS_CMD_DEALLOC_MW, &req, sizeof(req),
+		  NULL, 0, NULL, 0))
+		fz.mw[i].live = 0;
+}
+
 /* The user address of a registered ring of @type, or something else. */
 static __u64 ring_addr(__u32 type)
 {
@@ -334,12 +547,13 @@ static __u64 ring_addr(__u32 type)
 	return edgy();
 }
 
-static void op_create_cq(void)
+/* CREATE_CQ on whatever rings, its events to @channel (-1: none). */
+static void create_cq(__s32 channel)
 {
 	struct ib_uverbs_create_cq req = {
 		.cqe = chance(70) ? 1 + pick(512) : (__u32)edgy(),
 		.comp_vector = chance(90) ? 0 : (__u32)edgy(),
-		.comp_channel = -1,
+		.comp_channel = channel,
 	};
 	struct irdma_create_cq_req drv = {
 		.user_cq_buf = ring_addr(IRDMA_MEMREG_TYPE_CQ),
@@ -359,6 +573,12 @@ static void op_create_cq(void)
 		fz.cq[i].handle = resp.core.cq_handle;
 		fz.cq[i].hw_id = resp.drv.cq_id;
 	}
+}
+
+/* A CQ without a channel mostly, else with an fd that is none. */
+static void op_create_cq(void)
+{
+	create_cq(chance(90) ? -1 : chance(50) ? (__s32)pick(16) : (__s32)edgy());
 }
 
 static void op_resize_cq(void)
@@ -389,6 +609,118 @@ static void op_destroy_cq(void)
 		fz.cq[i].live = 0;
 }
 
+/*
+ * POLL_CQ (refused for a user CQ). ib_core writes every completion it
+ * takes past the response header, whatever out_words says: the response
+ * always has room for the FZ_WCS asked for at most.
+ */
+static void op_poll_cq(void)
+{
+	struct ib_uverbs_poll_cq req = {
+		.ne = chance(90) ? 1 + pick(FZ_WCS) : 0,
+	};
+	__u64 resp[(sizeof(struct ib_uverbs_poll_cq_resp) +
+		    FZ_WCS * sizeof(struct ib_uverbs_wc)) / 8];
+	size_t len = sizeof(resp);
+	__u64 extra[2];
+	int i;
+
+	req.cq_handle = handle_of(fz.cq, &i);
+	if (chance(10))
+		len = pick(sizeof(struct ib_uverbs_poll_cq_resp) + 1);
+	ucmd(OP_POLL_CQ, IB_USER_VERBS_CMD_POLL_CQ, &req, sizeof(req), extra,
+	     junk(extra, ARRAY_SIZE(extra)), resp, len);
+}
+
+/* REQ_NOTIFY_CQ (the driver refuses user CQs; ib_core answers 0). */
+static void op_req_notify_cq(void)
+{
+	struct ib_uverbs_req_notify_cq req = {
+		.solicited_only = chance(90) ? pick(2) : (__u32)rnd(),
+	};
+	__u64 extra[2];
+	int i;
+
+	req.cq_handle = handle_of(fz.cq, &i);
+	ucmd(OP_REQ_NOTIFY_CQ, IB_USER_VERBS_CMD_REQ_NOTIFY_CQ, &req, sizeof(req),
+	     extra, junk(extra, ARRAY_SIZE(extra)), NULL, 0);
+}
+
+/*
+ * CREATE_SRQ. The irdma-abi.h of this host has no SRQ request (no ring
+ * and shadow area addresses, no IRDMA_MEMREG_TYPE_SRQ to register them
+ * with), and the driver refuses user SRQs: the command goes with driver
+ * data shaped like a ring address and a shadow area address (of queue
+ * registrations of other types, or anything), of random length. An SRQ
+ * made all the same is kept; it owns no memory of the process.
+ */
+static void op_create_srq(void)
+{
+	struct ib_uverbs_create_srq req = {
+		.user_handle = rnd(),
+		.max_wr = chance(70) ? 1 + pick(256) : (__u32)edgy(),
+		.max_sge = chance(80) ? 1 + pick(13) : (__u32)edgy(),
+		.srq_limit = chance(70) ? pick(16) : (__u32)edgy(),
+	};
+	__u64 drv[2] = { ring_addr(pick(3)), ring_addr(pick(3)) };
+	struct {
+		struct ib_uverbs_create_srq_resp core;
+		__u32 drv[2];
+	} resp = {};
+	int i = free_slot(fz.srq), j;
+
+	if (i < 0)
+		return;
+	req.pd_handle = handle_of(fz.pd, &j);
+	if (!ucmd(OP_CREATE_SRQ, IB_USER_VERBS_CMD_CREATE_SRQ, &req, sizeof(req),
+		  drv, chance(20) ? 0 : drv_len(sizeof(drv)), &resp,
+		  chance(90) ? sizeof(resp) : sizeof(resp.core))) {
+		fz.srq[i].live = 1;
+		fz.srq[i].handle = resp.core.srq_handle;
+		fz.srq[i].hw_id = resp.core.srqn;
+	}
+}
+
+/* MODIFY_SRQ: IB_SRQ_MAX_WR (1) and IB_SRQ_LIMIT (2), or other bits. */
+static void op_modify_srq(void)
+{
+	struct ib_uverbs_modify_srq req = {
+		.attr_mask = chance(80) ? pick(4) : (__u32)edgy(),
+		.max_wr = chance(70) ? 1 + pick(256) : (__u32)edgy(),
+		.srq_limit = chance(70) ? pick(64) : (__u32)edgy(),
+	};
+	__u64 extra[4];
+	int i;
+
+	req.srq_handle = handle_of(fz.srq, &i);
+	ucmd(OP_MODIFY_SRQ, IB_USER_VERBS_CMD_MODIFY_SRQ, &req, sizeof(req), extra,
+	     junk(extra, ARRAY_SIZE(extra)), NULL, 0);
+}
+
+static void op_query_srq(void)
+{
+	struct ib_uverbs_query_srq req = {};
+	struct ib_uverbs_query_srq_resp resp;
+	__u64 extra[2];
+	int i;
+
+	req.srq_handle = handle_of(fz.srq, &i);
+	ucmd(OP_QUERY_SRQ, IB_USER_VERBS_CMD_QUERY_SRQ, &req, sizeof(req), extra,
+	     junk(extra, ARRAY_SIZE(extra)), &resp, sizeof(resp));
+}
+
+static void op_destroy_srq(void)
+{
+	struct ib_uverbs_destroy_srq req = {};
+	struct ib_uverbs_destroy_srq_resp resp;
+	int i;
+
+	req.srq_handle = handle_of(fz.srq, &i);
+	if (!ucmd(OP_DESTROY_SRQ, IB_USER_VERBS_CMD_DESTROY_SRQ, &req, sizeof(req),
+		  NULL, 0, &resp, sizeof(resp)))
+		fz.srq[i].live = 0;
+}
+
 static void op_create_qp(void)
 {
 	static const __u8 types[] = { 2, 2, 2, 4, 4, 3, 1, 8, 0xff };
@@ -416,11 +748,16 @@ static void op_create_qp(void)
 	req.pd_handle = handle_of(fz.pd, &j);
 	req.send_cq_handle = handle_of(fz.cq, &j);
 	req.recv_cq_handle = chance(80) ? req.send_cq_handle : handle_of(fz.cq, &j);
+	if (chance(10)) {	/* receives from an SRQ (live, stale or none) */
+		req.is_srq = chance(90) ? 1 : (__u8)rnd();
+		req.srq_handle = handle_of(fz.srq, &j);
+	}
 	if (!ucmd(OP_CREATE_QP, IB_USER_VERBS_CMD_CREATE_QP, &req, sizeof(req), &drv,
 		  drv_len(sizeof(drv)), &resp, sizeof(resp))) {
 		fz.qp[i].live = 1;
 		fz.qp[i].handle = resp.core.qp_handle;
 		fz.qp[i].hw_id = resp.drv.qp_id;
+		fz.qp[i].qp_type = req.qp_type;
 		fz.qp[i].rings = (void *)(uintptr_t)drv.user_wqe_bufs;
 	}
 }
@@ -488,6 +825,342 @@ static void op_destroy_qp(void)
 		fz.qp[i].live = 0;
 }
 
+/* The work requests of a post, laid out as ib_core unmarshals them. */
+struct fz_post {
+	__u32 wr_count, sge_count, wqe_size;	/* as the command declares */
+	size_t len;				/* bytes written into buf */
+	__u64 buf[FZ_WRS * (sizeof(struct ib_uverbs_send_wr) + 24) / 8 +
+		  FZ_WRS * FZ_SGES * sizeof(struct ib_uverbs_sge) / 8];
+};
+
+/* An address and key within a registered MR mostly, else anything. */
+static __u64 mr_addr(__u32 *key)
+{
+	int i = pick(MAX_OBJS);
+
+	if (fz.mr[i].live && fz.mr[i].mem && chance(80)) {
+		*key = mostly(fz.mr[i].hw_id);
+		return (uintptr_t)fz.mr[i].mem + pick(fz.mr[i].len);
+	}
+	*key = rnd();
+	return edgy();
+}
+
+static void fz_sge(struct ib_uverbs_sge *sg)
+{
+	sg->addr = mr_addr(&sg->lkey);
+	sg->length = chance(80) ? pick(PAGE) : (__u32)edgy();
+}
+
+/* A send WR: mostly an opcode ib_core takes (SEND or SEND_WITH_IMM on UD). */
+static void fz_send_wr(struct ib_uverbs_send_wr *wr, __u32 num_sge, int ud)
+{
+	int i;
+
+	wr->wr_id = rnd();
+	wr->num_sge = num_sge;
+	if (chance(90))
+		wr->opcode = ud ? IB_UVERBS_WR_SEND + pick(2) : pick(14);
+	else
+		wr->opcode = edgy();
+	wr->send_flags = chance(80) ? pick(32) : (__u32)rnd();
+	wr->ex.invalidate_rkey = rnd();
+	if (ud) {
+		wr->wr.ud.ah = handle_of(fz.ah, &i);
+		wr->wr.ud.remote_qpn = chance(80) ? fz.qp[pick(MAX_OBJS)].hw_id :
+						    (__u32)rnd();
+		wr->wr.ud.remote_qkey = rnd();
+	} else if (wr->opcode == IB_UVERBS_WR_ATOMIC_CMP_AND_SWP ||
+		   wr->opcode == IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD) {
+		wr->wr.atomic.remote_addr = mr_addr(&wr->wr.atomic.rkey);
+		wr->wr.atomic.compare_add = rnd();
+		wr->wr.atomic.swap = rnd();
+	} else {
+		wr->wr.rdma.remote_addr = mr_addr(&wr->wr.rdma.rkey);
+	}
+}
+
+/*
+ * Up to FZ_WRS work requests at a stride of wqe_size (the WR, then
+ * zeros), then all their scatter entries (FZ_SGES a WR at most, whatever
+ * its num_sge says). The counts declared are mostly the true ones, else
+ * anything: ib_core must stay within what was written.
+ */
+static void fz_post(struct fz_post *p, int send, int ud)
+{
+	size_t base = send ? sizeof(struct ib_uverbs_send_wr) :
+			     sizeof(struct ib_uverbs_recv_wr);
+	size_t stride = base + 8 * (chance(85) ? 0 : pick(4));
+	char *wrs = (char *)p->buf;
+	struct ib_uverbs_sge *sg;
+	__u32 n = pick(FZ_WRS + 1), sges = 0, k, num;
+
+	memset(p->buf, 0, sizeof(p->buf));
+	for (k = 0; k < n; k++) {
+		num = chance(90) ? pick(FZ_SGES + 1) : (__u32)edgy();
+		if (send) {
+			fz_send_wr((void *)(wrs + k * stride), num, ud);
+		} else {
+			struct ib_uverbs_recv_wr *wr = (void *)(wrs + k * stride);
+
+			wr->wr_id = rnd();
+			wr->num_sge = num;
+			wr->reserved = chance(90) ? 0 : (__u32)rnd();
+		}
+		sges += num < FZ_SGES ? num : FZ_SGES;
+	}
+	sg = (void *)(wrs + n * stride);
+	for (k = 0; k < sges; k++)
+		fz_sge(&sg[k]);
+	p->len = n * stride + sges * sizeof(*sg);
+	p->wr_count = chance(90) ? n : (__u32)edgy();
+	p->wqe_size = chance(90) ? stride : chance(50) ? base - 8 : (__u32)edgy();
+	p->sge_count = chance(90) ? sges : (__u32)edgy();
+}
+
+/*
+ * One of the three post commands on @handle. Their requests share one
+ * layout (response, handle, wr_count, sge_count, wqe_size, then the WRs),
+ * as their responses do (bad_wr).
+ */
+static void post_cmd(enum fz_op op, __u32 command, __u32 handle, int send, int ud)
+{
+	struct ib_uverbs_post_recv req = { .qp_handle = handle };
+	struct ib_uverbs_post_recv_resp resp;
+	struct fz_post p;
+
+	fz_post(&p, send, ud);
+	req.wr_count = p.wr_count;
+	req.sge_count = p.sge_count;
+	req.wqe_size = p.wqe_size;
+	ucmd(op, command, &req, sizeof(req), p.buf, p.len, &resp, sizeof(resp));
+}
+
+/* POST_SEND on a QP of the process (refused: its rings are user space's). */
+static void op_post_send(void)
+{
+	__u32 handle;
+	int i;
+
+	handle = handle_of(fz.qp, &i);
+	post_cmd(OP_POST_SEND, IB_USER_VERBS_CMD_POST_SEND, handle, 1,
+		 fz.qp[i].qp_type == QPT_UD);
+}
+
+/* POST_RECV on a QP of the process (refused likewise). */
+static void op_post_recv(void)
+{
+	int i;
+
+	post_cmd(OP_POST_RECV, IB_USER_VERBS_CMD_POST_RECV, handle_of(fz.qp, &i), 0, 0);
+}
+
+/* POST_SRQ_RECV on an SRQ of the process, or a handle that is none. */
+static void op_post_srq_recv(void)
+{
+	int i;
+
+	post_cmd(OP_POST_SRQ_RECV, IB_USER_VERBS_CMD_POST_SRQ_RECV,
+		 handle_of(fz.srq, &i), 0, 0);
+}
+
+/*
+ * A multicast GID: mostly one of a few ff0e:: groups (so that joins and
+ * leaves meet), or IPv4-mapped 224.0.0.0/4; with @wide, groups spread
+ * over the low 32 bits, each a MAC and an ARP table entry of its own.
+ * Now and then no multicast address at all.
+ */
+static void mcast_gid(__u8 *d, int wide)
+{
+	int k;
+
+	memset(d, 0, 16);
+	switch (pick(10)) {
+	case 0:
+	case 1:
+		d[10] = 0xff;
+		d[11] = 0xff;
+		d[12] = 224 + pick(16);
+		d[15] = pick(8);
+		if (wide) {
+			d[13] = rnd();
+			d[14] = rnd();
+		}
+		break;
+	case 2:
+		if (chance(50))
+			memcpy(d, fz.gid, 16);
+		else
+			for (k = 0; k < 16; k++)
+				d[k] = rnd();
+		break;
+	default:
+		d[0] = 0xff;
+		d[1] = chance(90) ? 0x0e : pick(256);
+		d[15] = pick(8);
+		if (wide)
+			for (k = 12; k < 16; k++)
+				d[k] = rnd();
+		break;
+	}
+}
+
+/* A live UD QP of the process mostly, else any handle_of() one. */
+static __u32 ud_qp(int *idx)
+{
+	int i, k;
+
+	for (k = 0; k < MAX_OBJS && chance(95); k++) {
+		i = pick(MAX_OBJS);
+		if (fz.qp[i].live && fz.qp[i].qp_type == QPT_UD) {
+			*idx = i;
+			return fz.qp[i].handle;
+		}
+	}
+	return handle_of(fz.qp, idx);
+}
+
+/* ATTACH_MCAST or DETACH_MCAST (the same layout), of a UD QP mostly. */
+static void mcast(enum fz_op op, __u32 command)
+{
+	struct ib_uverbs_attach_mcast req = {
+		.mlid = chance(90) ? 0 : (__u16)rnd(),
+	};
+	__u64 extra[2];
+	int i;
+
+	mcast_gid(req.gid, chance(20));
+	req.qp_handle = ud_qp(&i);
+	ucmd(op, command, &req, sizeof(req), extra,
+	     junk(extra, ARRAY_SIZE(extra)), NULL, 0);
+}
+
+static void op_attach_mcast(void)
+{
+	mcast(OP_ATTACH_MCAST, IB_USER_VERBS_CMD_ATTACH_MCAST);
+}
+
+static void op_detach_mcast(void)
+{
+	mcast(OP_DETACH_MCAST, IB_USER_VERBS_CMD_DETACH_MCAST);
+}
+
+/* A GID of the port read at start, or the QPs' one. */
+static const __u8 *port_gid(void)
+{
+	int k = pick(FZ_GIDS);
+
+	return fz.port_gid_ok[k] ? fz.port_gid[k] : fz.gid;
+}
+
+/*
+ * An AH's destination: the port's own GIDs mostly (resolved at once),
+ * multicast groups (their MAC from the address), IPv4 and IPv6 loopback,
+ * link-local addresses (fe80::/10 off fe80::/64, which no route has), and
+ * now and then a neighbour nobody answers for (fe80::/64, or a host of
+ * the GID's subnet: ib_core waits up to a second for it), or anything.
+ */
+static void ah_dgid(__u8 *d)
+{
+	__u32 r = pick(100);
+	int k;
+
+	memset(d, 0, 16);
+	if (r < 30) {
+		memcpy(d, fz.gid, 16);
+	} else if (r < 45) {
+		memcpy(d, port_gid(), 16);
+	} else if (r < 65) {
+		mcast_gid(d, chance(50));
+	} else if (r < 73) {
+		if (chance(50)) {
+			d[15] = 1;
+		} else {
+			d[10] = 0xff;
+			d[11] = 0xff;
+			d[12] = 127;
+			d[15] = chance(70) ? 1 : pick(256);
+		}
+	} else if (r < 81) {
+		d[0] = 0xfe;
+		d[1] = 0x80 | pick(0x40);
+		for (k = 2; k < 16; k++)
+			d[k] = rnd();
+	} else if (r < 83) {
+		d[0] = 0xfe;
+		d[1] = 0x80;
+		for (k = 8; k < 16; k++)
+			d[k] = rnd();
+		d[11] = 0xff;
+		d[12] = 0xfe;
+	} else if (r < 85) {
+		memcpy(d, fz.gid, 16);
+		d[15] = rnd();
+	} else if (r < 95) {
+		for (k = 0; k < 16; k++)
+			d[k] = rnd();
+	} else if (chance(50)) {
+		d[10] = 0xff;
+		d[11] = 0xff;
+	}
+}
+
+/*
+ * CREATE_AH: GRH mostly (RoCE needs it), the source GID index of the
+ * QPs' GID mostly, random flow label, traffic class, hop limit, DLID, SL
+ * and rate. The driver reads no request (random words may follow) and
+ * answers irdma_create_ah_resp, whose ah_id is kept; a response too
+ * short for it must be refused.
+ */
+static void op_create_ah(void)
+{
+	struct ib_uverbs_create_ah req = { .user_handle = rnd() };
+	struct ib_uverbs_ah_attr *a = &req.attr;
+	struct {
+		struct ib_uverbs_create_ah_resp core;
+		struct irdma_create_ah_resp drv;
+	} resp = {};
+	size_t len = sizeof(resp);
+	int i = free_slot(fz.ah), j;
+	__u64 extra[4];
+
+	if (i < 0)
+		return;
+	req.pd_handle = handle_of(fz.pd, &j);
+	ah_dgid(a->grh.dgid);
+	if (chance(50))
+		a->grh.flow_label = chance(80) ? pick(1 << 20) : (__u32)rnd();
+	a->grh.sgid_index = sgid_index();
+	a->grh.hop_limit = chance(70) ? 64 : pick(256);
+	a->grh.traffic_class = chance(70) ? 0 : pick(256);
+	a->grh.reserved = chance(95) ? 0 : pick(256);
+	a->dlid = chance(70) ? 0 : pick(1 << 16);
+	a->sl = chance(70) ? pick(8) : pick(256);
+	a->src_path_bits = chance(90) ? 0 : pick(256);
+	a->static_rate = chance(90) ? 0 : pick(32);
+	a->is_global = chance(85) ? 1 : chance(80) ? 0 : pick(256);
+	a->port_num = port_num();
+	if (chance(10))
+		len = sizeof(resp.core) + 4 * pick(sizeof(resp.drv) / 4);
+	if (!ucmd(OP_CREATE_AH, IB_USER_VERBS_CMD_CREATE_AH, &req, sizeof(req),
+		  extra, junk(extra, ARRAY_SIZE(extra)), &resp, len)) {
+		fz.ah[i].live = 1;
+		fz.ah[i].handle = resp.core.ah_handle;
+		fz.ah[i].hw_id = resp.drv.ah_id;
+	}
+}
+
+static void op_destroy_ah(void)
+{
+	struct ib_uverbs_destroy_ah req = {};
+	int i;
+
+	req.ah_handle = handle_of(fz.ah, &i);
+	if (!ucmd(OP_DESTROY_AH, IB_USER_VERBS_CMD_DESTROY_AH, &req, sizeof(req),
+		  NULL, 0, NULL, 0))
+		fz.ah[i].live = 0;
+}
+
 /* Whether the QP's rings still lie in memory this process registered. */
 static int rings_registered(const void *rings)
 {
@@ -536,8 +1209,9 @@ static void op_wqe(void)
  * What a provider does, so that the fuzzing reaches live objects: a PD,
  * a CQ on rings registered as libirdma registers them, and an RC QP on
  * rings large enough for small capacities, taken through INIT, RTR (to
- * itself or another of the process's QPs) and RTS. Each step is one of
- * the ordinary commands; any may fail, and the rest still runs.
+ * itself or another of the process's QPs) and RTS, or a UD QP taken to
+ * RTS with a Q_Key. Each step is one of the ordinary commands; any may
+ * fail, and the rest still runs.
  */
 static __u32 live_handle(const struct fz_obj *t, int *idx)
 {
@@ -580,15 +1254,18 @@ static int reg_rings(void *mem, size_t len, __u16 type, __u16 a, __u16 b)
 		 sizeof(drv), &resp, sizeof(resp)))
 		return -1;
 	fz.mr[i] = (struct fz_obj){
-		.live = 1, .handle = resp.core.mr_handle, .mem = mem, .len = len,
-		.reg_type = type, .sq_pages = drv.sq_pages,
+		.live = 1, .handle = resp.core.mr_handle, .hw_id = resp.core.lkey,
+		.mem = mem, .len = len, .reg_type = type, .sq_pages = drv.sq_pages,
 	};
 	return i;
 }
 
-static void build_cq(void)
+/* A CQ on rings registered as libirdma does, its events to @channel. */
+static void build_cq(__s32 channel)
 {
-	struct ib_uverbs_create_cq req = { .cqe = 1 + pick(128), .comp_channel = -1 };
+	struct ib_uverbs_create_cq req = {
+		.cqe = 1 + pick(128), .comp_channel = channel,
+	};
 	struct irdma_create_cq_req drv = {};
 	struct {
 		struct ib_uverbs_create_cq_resp core;
@@ -668,12 +1345,35 @@ static void connect_qp(__u32 handle, __u32 dest)
 	modify(handle, &req);
 }
 
+/* A UD QP from RESET to RTS: a P_Key index, port and Q_Key, no peer. */
+static void ready_ud(__u32 handle)
+{
+	struct ib_uverbs_modify_qp req = {
+		.attr_mask = (1 << 0) | (1 << 4) | (1 << 5) | (1 << 6),
+		.qp_state = 1, .port_num = 1, .qkey = rnd(),
+	};
+
+	if (modify(handle, &req))
+		return;
+	memset(&req, 0, sizeof(req));
+	req.attr_mask = 1 << 0;
+	req.qp_state = 2;
+	if (modify(handle, &req))
+		return;
+	memset(&req, 0, sizeof(req));
+	req.attr_mask = (1 << 0) | (1 << 16);
+	req.qp_state = 3;
+	req.sq_psn = pick(1 << 24);
+	modify(handle, &req);
+}
+
 static void build_qp(void)
 {
 	struct ib_uverbs_create_qp req = {
 		.max_send_wr = 1 + pick(16), .max_recv_wr = 1 + pick(16),
 		.max_send_sge = 1 + pick(3), .max_recv_sge = 1 + pick(3),
-		.max_inline_data = pick(2) ? 0 : 64, .qp_type = 2,
+		.max_inline_data = pick(2) ? 0 : 64,
+		.qp_type = chance(30) ? QPT_UD : QPT_RC,
 	};
 	struct irdma_create_qp_req drv = { .user_compl_ctx = rnd() };
 	struct {
@@ -701,7 +1401,12 @@ static void build_qp(void)
 	fz.qp[i].live = 1;
 	fz.qp[i].handle = resp.core.qp_handle;
 	fz.qp[i].hw_id = resp.drv.qp_id;
+	fz.qp[i].qp_type = req.qp_type;
 	fz.qp[i].rings = rings;
+	if (req.qp_type == QPT_UD) {
+		ready_ud(fz.qp[i].handle);
+		return;
+	}
 	k = pick(MAX_OBJS);
 	connect_qp(fz.qp[i].handle, fz.qp[k].live ? fz.qp[k].hw_id : fz.qp[i].hw_id);
 }
@@ -714,11 +1419,54 @@ static void op_build(void)
 	if (!live_handle(fz.pd, &i) && i < 0)
 		op_alloc_pd();
 	else if (!live_handle(fz.cq, &i) && i < 0)
-		build_cq();
+		build_cq(-1);
 	else if (chance(50))
-		build_cq();
+		build_cq(-1);
 	else
 		build_qp();
+}
+
+/*
+ * CREATE_COMP_CHANNEL: an fd of its own. Sometimes a CQ (on registered
+ * rings, or on whatever) takes its events first; the fd is closed then,
+ * the CQ keeping the channel.
+ */
+static void op_comp_channel(void)
+{
+	struct ib_uverbs_create_comp_channel req = {};
+	struct ib_uverbs_create_comp_channel_resp resp = { .fd = -1 };
+	__u64 extra[2];
+	int fd;
+
+	if (ucmd(OP_COMP_CHANNEL, IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL, &req,
+		 sizeof(req), extra, junk(extra, ARRAY_SIZE(extra)), &resp,
+		 sizeof(resp)))
+		return;
+	fd = resp.fd;
+	if (chance(50)) {
+		if (chance(50))
+			build_cq(fd);
+		else
+			create_cq(fd);
+	}
+	if (fd > 2 && fd != fz.fd)
+		close(fd);
+}
+
+/*
+ * Open the device. Under fault injection (failslab on this process) the
+ * kernel may lack the memory for a file a few times in a row.
+ */
+static int open_device(void)
+{
+	int fd, tries;
+
+	for (tries = 0; tries < 1000; tries++) {
+		fd = open(fz.dev, O_RDWR);
+		if (fd >= 0 || errno != ENOMEM)
+			return fd;
+	}
+	return fd;
 }
 
 /* Close the file with whatever it holds; open it again, empty. */
@@ -738,8 +1486,12 @@ static void op_reopen(void)
 	memset(fz.mr, 0, sizeof(fz.mr));
 	memset(fz.cq, 0, sizeof(fz.cq));
 	memset(fz.qp, 0, sizeof(fz.qp));
+	/* These own no memory of the process: nothing to give back. */
+	memset(fz.ah, 0, sizeof(fz.ah));
+	memset(fz.mw, 0, sizeof(fz.mw));
+	memset(fz.srq, 0, sizeof(fz.srq));
 	fz.have_ctx = 0;
-	fz.fd = open(fz.dev, O_RDWR);
+	fz.fd = open_device();
 	if (fz.fd < 0) {
 		perror(fz.dev);
 		exit(2);
@@ -747,25 +1499,72 @@ static void op_reopen(void)
 	fz.ok[OP_REOPEN]++;
 }
 
-/* The GID (and its index, from the file's name) QPs are connected with. */
+/*
+ * Ask for (or out of) the kernel's fault injection. Leaving it, the open
+ * and the write may themselves be failed a few times.
+ */
+static void make_it_fail(const char *on)
+{
+	ssize_t len = strlen(on), n;
+	int fd, tries, err = 0;
+
+	for (tries = 0; tries < 1000; tries++) {
+		fd = open("/proc/self/make-it-fail", O_WRONLY);
+		if (fd < 0) {
+			err = errno;
+		} else {
+			n = write(fd, on, len);
+			err = n < 0 ? errno : 0;
+			close(fd);
+			if (n == len)
+				return;
+		}
+		if (err != ENOMEM)
+			break;
+	}
+	fprintf(stderr, "/proc/self/make-it-fail: %s\n", strerror(err));
+	exit(2);
+}
+
+/* One GID file: -1 if unreadable, else whether its GID is not all zeros. */
+static int parse_gid(const char *path, __u8 *gid)
+{
+	unsigned int g[8], any = 0;
+	FILE *f = fopen(path, "r");
+	int k, n;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "%x:%x:%x:%x:%x:%x:%x:%x", &g[0], &g[1], &g[2], &g[3],
+		   &g[4], &g[5], &g[6], &g[7]);
+	fclose(f);
+	if (n != 8)
+		return -1;
+	for (k = 0; k < 8; k++) {
+		gid[2 * k] = g[k] >> 8;
+		gid[2 * k + 1] = g[k] & 0xff;
+		any |= g[k];
+	}
+	return any != 0;
+}
+
+/*
+ * The GID (and its index, from the file's name) QPs are connected with,
+ * and the port's first FZ_GIDS GIDs from the files beside it, for AHs.
+ */
 static void read_gid(const char *path)
 {
 	const char *base = strrchr(path, '/');
-	unsigned int g[8];
-	FILE *f = fopen(path, "r");
+	int dir = base ? (int)(base - path) + 1 : 0;
+	char sibling[4096];
 	int k;
 
-	if (!f)
-		return;
-	if (fscanf(f, "%x:%x:%x:%x:%x:%x:%x:%x", &g[0], &g[1], &g[2], &g[3],
-		   &g[4], &g[5], &g[6], &g[7]) == 8) {
-		for (k = 0; k < 8; k++) {
-			fz.gid[2 * k] = g[k] >> 8;
-			fz.gid[2 * k + 1] = g[k] & 0xff;
-		}
+	if (parse_gid(path, fz.gid) >= 0)
 		fz.have_gid = 1 + (base ? atoi(base + 1) : 0);
+	for (k = 0; k < FZ_GIDS; k++) {
+		snprintf(sibling, sizeof(sibling), "%.*s%d", dir, path, k);
+		fz.port_gid_ok[k] = parse_gid(sibling, fz.port_gid[k]) > 0;
 	}
-	fclose(f);
 }
 
 /**
@@ -780,12 +1579,19 @@ int main(int argc, char **argv)
 {
 	static void (*const ops[])(void) = {
 		op_alloc_pd, op_alloc_pd, op_dealloc_pd,
-		op_reg_mr, op_reg_mr, op_reg_mr, op_dereg_mr,
+		op_reg_mr, op_reg_mr, op_reg_mr, op_dereg_mr, op_rereg_mr,
+		op_alloc_mw, op_dealloc_mw,
 		op_create_cq, op_create_cq, op_resize_cq, op_destroy_cq,
+		op_poll_cq, op_req_notify_cq, op_comp_channel,
 		op_create_qp, op_create_qp, op_modify_qp, op_modify_qp,
 		op_modify_qp, op_query_qp, op_destroy_qp,
+		op_post_send, op_post_send, op_post_recv,
+		op_attach_mcast, op_attach_mcast, op_detach_mcast,
+		op_create_ah, op_create_ah, op_destroy_ah,
+		op_create_srq, op_modify_srq, op_query_srq, op_post_srq_recv,
+		op_destroy_srq, op_query_device, op_query_port,
 		op_wqe, op_wqe, op_wqe, op_context,
-		op_build, op_build, op_build, op_build, op_build,
+		op_build, op_build, op_build, op_build, op_build, op_build,
 	};
 	unsigned long n, max_ops;
 	time_t end;
@@ -801,13 +1607,15 @@ int main(int argc, char **argv)
 	end = time(NULL) + strtol(argv[4], NULL, 0);
 	if (argc > 5)
 		read_gid(argv[5]);
-	fz.fd = open(fz.dev, O_RDWR);
+	fz.fd = open_device();
 	if (fz.fd < 0) {
 		perror(fz.dev);
 		return 2;
 	}
 	printf("seed %s\n", argv[2]);
 	fflush(stdout);
+	if (getenv("UVERBS_FUZZ_MAKE_IT_FAIL"))
+		make_it_fail(getenv("UVERBS_FUZZ_MAKE_IT_FAIL"));
 	for (n = 0; n < max_ops && time(NULL) < end; n++) {
 		if (!fz.have_ctx || chance(1))
 			op_context();
@@ -816,6 +1624,8 @@ int main(int argc, char **argv)
 		else
 			ops[pick(ARRAY_SIZE(ops))]();
 	}
+	if (getenv("UVERBS_FUZZ_MAKE_IT_FAIL"))
+		make_it_fail("0");
 	printf("%lu operations\n", n);
 	for (i = 0; i < OP_COUNT; i++)
 		printf("  %-14s sent %7lu  succeeded %7lu\n", op_names[i], fz.sent[i],
