@@ -8,7 +8,7 @@ load_stack
 ip link set "$SIM_NETDEV" up
 wait_for '[ "$(devinfo_field irdma0 state)" = PORT_ACTIVE ]' || fail "port not active"
 since=$(dmesg | wc -l)
-insmod "$IRDMA_REPO/bench/irdma_bench.ko" dev=irdma0 "$@" || fail "irdma_bench did not run"
+insmod "$IRDMA_MODULES/bench/irdma_bench.ko" dev=irdma0 "$@" || fail "irdma_bench did not run"
 dmesg | tail -n +"$((since + 1))" | sed -n 's/.*irdma_bench: //p'
 expect_eq "measurements printed" \
 	"$(dmesg | tail -n +"$((since + 1))" | grep -c 'irdma_bench: .* ns/op')" 5

@@ -2,9 +2,12 @@
 # Helpers for the guest-side VM tests; sourced by each test.
 set -u
 
-IRDMA_KO=$IRDMA_REPO/irdma.ko
-SIM_KO=$IRDMA_REPO/sim/irdma_sim.ko
-SIM_ICE_KO=$IRDMA_REPO/sim/irdma_sim_ice.ko
+# The modules under test: the repo's build, or on a kernel built here
+# (IRDMA_TEST_KERNEL=san) the build against that kernel.
+IRDMA_MODULES=${IRDMA_TEST_MODULES:-$IRDMA_REPO}
+IRDMA_KO=$IRDMA_MODULES/irdma.ko
+SIM_KO=$IRDMA_MODULES/sim/irdma_sim.ko
+SIM_ICE_KO=$IRDMA_MODULES/sim/irdma_sim_ice.ko
 STOCK_KO=/tmp/irdma-stock.ko
 
 # The driver under test (scripts/test runs a test once for each it names):

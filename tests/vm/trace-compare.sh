@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # drivers: ours
+# kernel: debian
 # Record what Debian's stock irdma.ko and ours (through its ice front-end)
 # tell the simulated E810 during bring-up and teardown -- every CQP command
 # with its fields, every register write the engine takes -- and print the
