@@ -44,6 +44,14 @@ static unsigned long long read_counter(int cfd)
 	return strtoull(buf, NULL, 10);
 }
 
+/**
+ * main - register queue memory in a cgroup and check what it was charged
+ * @argc: argument count
+ * @argv: the uverbs device, the cgroup's directory, the size in MiB
+ *
+ * Return: 0 if the cgroup's peak rose by three quarters of the page list
+ * or more, 1 if not or on a setup failure, 2 on a usage error.
+ */
 int main(int argc, char **argv)
 {
 	struct irdma_alloc_ucontext_resp uctx = {};
