@@ -8,27 +8,29 @@
 echo "driver under test: $IRDMA_DRIVER"
 load_stack
 ip link set "$SIM_NETDEV" up
+wait_for '[ "$(devinfo_field irdma0 state)" = PORT_ACTIVE ]' || fail "port not active"
 
-expect_eq "vendor_id" "$(devinfo_field irdma0 vendor_id)" 0x8086
-expect_eq "vendor_part_id (E810-C QSFP)" "$(devinfo_field irdma0 vendor_part_id)" 5522
-expect_eq "hw_ver" "$(devinfo_field irdma0 hw_ver)" 0x2
-expect_eq "fw_ver" "$(devinfo_field irdma0 fw_ver)" 1.74
-expect_eq "transport" "$(devinfo_field irdma0 transport)" InfiniBand
-expect_eq "link_layer" "$(devinfo_field irdma0 link_layer)" Ethernet
-expect_eq "max_qp" "$(devinfo_field irdma0 max_qp)" 4093
-expect_eq "max_qp_wr" "$(devinfo_field irdma0 max_qp_wr)" 4063
-expect_eq "max_cq" "$(devinfo_field irdma0 max_cq)" 8189
-expect_eq "max_cqe" "$(devinfo_field irdma0 max_cqe)" 1048574
-expect_eq "max_mr" "$(devinfo_field irdma0 max_mr)" 65535
-expect_eq "max_pd" "$(devinfo_field irdma0 max_pd)" 262141
-expect_eq "max_ah" "$(devinfo_field irdma0 max_ah)" 131072
-expect_eq "max_sge" "$(devinfo_field irdma0 max_sge)" 13
-expect_eq "max_qp_rd_atom" "$(devinfo_field irdma0 max_qp_rd_atom)" 127
-expect_eq "max_qp_init_rd_atom" "$(devinfo_field irdma0 max_qp_init_rd_atom)" 255
-expect_eq "max_pkeys" "$(devinfo_field irdma0 max_pkeys)" 1
-expect_eq "port state" "$(devinfo_field irdma0 state)" PORT_ACTIVE
-expect_eq "active_mtu" "$(devinfo_field irdma0 active_mtu)" 1024
-expect_eq "gid_tbl_len" "$(devinfo_field irdma0 gid_tbl_len)" 32
+devinfo_load irdma0
+expect_eq "vendor_id" "${DEVINFO[vendor_id]}" 0x8086
+expect_eq "vendor_part_id (E810-C QSFP)" "${DEVINFO[vendor_part_id]}" 5522
+expect_eq "hw_ver" "${DEVINFO[hw_ver]}" 0x2
+expect_eq "fw_ver" "${DEVINFO[fw_ver]}" 1.74
+expect_eq "transport" "${DEVINFO[transport]}" InfiniBand
+expect_eq "link_layer" "${DEVINFO[link_layer]}" Ethernet
+expect_eq "max_qp" "${DEVINFO[max_qp]}" 4093
+expect_eq "max_qp_wr" "${DEVINFO[max_qp_wr]}" 4063
+expect_eq "max_cq" "${DEVINFO[max_cq]}" 8189
+expect_eq "max_cqe" "${DEVINFO[max_cqe]}" 1048574
+expect_eq "max_mr" "${DEVINFO[max_mr]}" 65535
+expect_eq "max_pd" "${DEVINFO[max_pd]}" 262141
+expect_eq "max_ah" "${DEVINFO[max_ah]}" 131072
+expect_eq "max_sge" "${DEVINFO[max_sge]}" 13
+expect_eq "max_qp_rd_atom" "${DEVINFO[max_qp_rd_atom]}" 127
+expect_eq "max_qp_init_rd_atom" "${DEVINFO[max_qp_init_rd_atom]}" 255
+expect_eq "max_pkeys" "${DEVINFO[max_pkeys]}" 1
+expect_eq "port state" "${DEVINFO[state]}" PORT_ACTIVE
+expect_eq "active_mtu" "${DEVINFO[active_mtu]}" 1024
+expect_eq "gid_tbl_len" "${DEVINFO[gid_tbl_len]}" 32
 expect_eq "rdma link" "$(rdma link show irdma0/1 | grep -o 'netdev [a-z0-9]*')" "netdev $SIM_NETDEV"
 
 ibv_asyncwatch -d irdma0 >/tmp/events 2>&1 &

@@ -68,6 +68,22 @@ devinfo_field() {
 	ibv_devinfo -v -d "$1" | awk -v f="$2:" '$1 == f { print $2; exit }'
 }
 
+# Every field of ibv_devinfo -v for a device at once, into DEVINFO (the
+# first value of each name, as devinfo_field gives it): one run of the
+# tool instead of one per field (each costs a second on the sanitizing
+# kernel).
+declare -A DEVINFO
+devinfo_load() {
+	local name value
+
+	DEVINFO=()
+	while read -r name value _; do
+		[[ $name == *: ]] || continue
+		name=${name%:}
+		[ -n "${DEVINFO[$name]:-}" ] || DEVINFO[$name]=$value
+	done <<<"$(ibv_devinfo -v -d "$1")"
+}
+
 # The first simulated function as the driver under test sees it.
 case $IRDMA_DRIVER in
 ours) SIM_FN=irdma_sim0 SIM_NETDEV=simeth0 ;;
