@@ -23,9 +23,49 @@ static bool irdma_ice_bar_pfn(struct irdma_fn *fn, u64 offset,
 	return false;
 }
 
+/* ice links the queue set to a node of the port's transmit scheduler. */
+static int irdma_ice_add_qset(struct irdma_fn *fn, u8 tc, u16 qs_handle,
+			      u32 *teid)
+{
+	struct iidc_rdma_qset_params qset = {
+		.qs_handle = qs_handle,
+		.tc = tc,
+		.vport_id = fn->res.vsi_num,
+	};
+	int err;
+
+	err = ice_add_rdma_qset(fn->res.lan_priv, &qset);
+	if (err)
+		return err;
+	*teid = qset.teid;
+	return 0;
+}
+
+static void irdma_ice_del_qset(struct irdma_fn *fn, u8 tc, u16 qs_handle,
+			       u32 teid)
+{
+	struct iidc_rdma_qset_params qset = {
+		.teid = teid,
+		.qs_handle = qs_handle,
+		.tc = tc,
+		.vport_id = fn->res.vsi_num,
+	};
+
+	ice_del_rdma_qset(fn->res.lan_priv, &qset);
+}
+
+/* ice sets the VSI's PE filter: RoCE packets go to the RDMA engine. */
+static int irdma_ice_rdma_filter(struct irdma_fn *fn, bool on)
+{
+	return ice_rdma_update_vsi_filter(fn->res.lan_priv, fn->res.vsi_num, on);
+}
+
 static const struct irdma_fn_ops irdma_ice_ops = {
 	.request_reset = irdma_ice_request_reset,
 	.bar_pfn = irdma_ice_bar_pfn,
+	.add_qset = irdma_ice_add_qset,
+	.del_qset = irdma_ice_del_qset,
+	.rdma_filter = irdma_ice_rdma_filter,
 };
 
 /* Push pages BAR0 has room for past 8 MiB, the last one's doorbell too. */

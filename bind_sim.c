@@ -26,9 +26,37 @@ static bool irdma_sim_bar_pfn(struct irdma_fn *fn, u64 offset,
 	return true;
 }
 
+/* The simulated LAN side's queue sets and RDMA filter, as ice's. */
+static int irdma_sim_fn_add_qset(struct irdma_fn *fn, u8 tc, u16 qs_handle,
+				 u32 *teid)
+{
+	struct irdma_sim_adev *sadev = fn->res.lan_priv;
+
+	return sadev->add_qset(sadev, qs_handle, tc, teid);
+}
+
+static void irdma_sim_fn_del_qset(struct irdma_fn *fn, u8 tc, u16 qs_handle,
+				  u32 teid)
+{
+	struct irdma_sim_adev *sadev = fn->res.lan_priv;
+
+	sadev->del_qset(sadev, teid);
+}
+
+static int irdma_sim_fn_rdma_filter(struct irdma_fn *fn, bool on)
+{
+	struct irdma_sim_adev *sadev = fn->res.lan_priv;
+
+	sadev->rdma_filter(sadev, on);
+	return 0;
+}
+
 static const struct irdma_fn_ops irdma_sim_ops = {
 	.request_reset = irdma_sim_fn_reset,
 	.bar_pfn = irdma_sim_bar_pfn,
+	.add_qset = irdma_sim_fn_add_qset,
+	.del_qset = irdma_sim_fn_del_qset,
+	.rdma_filter = irdma_sim_fn_rdma_filter,
 };
 
 static int irdma_sim_probe(struct auxiliary_device *adev,

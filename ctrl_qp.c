@@ -52,6 +52,7 @@ void irdma_qp_ctx_write(__le64 *ctx, const struct irdma_qp_hw_info *info)
 			     FIELD_PREP(IRDMA_QPC_INSERTVLANTAG, info->insert_vlan) |
 			     FIELD_PREP(IRDMA_QPC_RQWQESIZE, info->rq_shift) |
 			     FIELD_PREP(IRDMA_QPC_USE_SRQ, info->use_srq) |
+			     FIELD_PREP(IRDMA_QPC_ERR_RQ_IDX_VALID, info->err_rq_idx_valid) |
 			     FIELD_PREP(IRDMA_QPC_PPIDX, info->push ? info->push_idx : 0) |
 			     FIELD_PREP(IRDMA_QPC_PMENA, info->push) |
 			     FIELD_PREP(IRDMA_QPC_PDIDXHI, info->pd >> 16));
@@ -76,12 +77,13 @@ void irdma_qp_ctx_write(__le64 *ctx, const struct irdma_qp_hw_info *info)
 	ctx[8] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_DESTQP, info->dest_qp) |
 			     FIELD_PREP(IRDMA_QPC_QKEY, info->qkey));
 	ctx[10] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_PSNNXT, info->sq_psn) |
-			      FIELD_PREP(IRDMA_QPC_LSN, info->sq_psn ? 0xffff : 0));
+			      FIELD_PREP(IRDMA_QPC_LSN, info->sq_psn_set ? 0xffff : 0));
 	ctx[11] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_EPSN, info->rq_psn));
 	ctx[12] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_PSNMAX, info->sq_psn) |
 			      FIELD_PREP(IRDMA_QPC_PSNUNA, info->sq_psn));
 	ctx[14] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_CWNDROCE, 0x400));
-	ctx[16] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_REXMIT_THRESH, info->retry_cnt) |
+	ctx[16] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_ERR_RQ_IDX, info->err_rq_idx) |
+			      FIELD_PREP(IRDMA_QPC_REXMIT_THRESH, info->retry_cnt) |
 			      FIELD_PREP(IRDMA_QPC_RNRNAK_THRESH, info->rnr_retry) |
 			      FIELD_PREP(IRDMA_QPC_RTOMIN, 5));
 	ctx[17] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_TXCQNUM, info->send_cq) |

@@ -631,6 +631,7 @@ struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res)
 	err = irdma_ib_register_device(iwdev);
 	if (err)
 		return ERR_PTR(err);
+	irdma_fn_rdma_filter(fn, true);
 
 	ibdev_info(&iwdev->ibdev, "%s %s function %u: firmware %u.%u, %u QPs, %u CQs, %u MRs, netdev %s\n",
 		   res->frontend, irdma_protocol_names[res->protocol], res->pf_id,
@@ -638,6 +639,31 @@ struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res)
 		   fn->hmc.obj[IRDMA_HMC_CQ].cnt, fn->hmc.obj[IRDMA_HMC_MR].cnt,
 		   netdev_name(res->netdev));
 	return fn;
+}
+
+/**
+ * irdma_fn_rdma_filter - have the LAN driver steer RoCE packets to the
+ * engine, or leave them to its LAN queues
+ * @fn: the function
+ * @on: to the engine
+ *
+ * On at the end of probe, when the device is registered; off when ib_core
+ * lets it go, its QPs and their queue set gone. A refusal is reported and
+ * otherwise changes nothing, as the stock driver ignores it.
+ */
+void irdma_fn_rdma_filter(struct irdma_fn *fn, bool on)
+{
+	const struct irdma_fn_ops *ops = fn->res.ops;
+	int err;
+
+	if (!ops->rdma_filter || fn->rdma_filter == on)
+		return;
+	err = ops->rdma_filter(fn, on);
+	if (err)
+		dev_warn(fn->res.dev, "the LAN driver refused to turn RDMA filtering %s: %d\n",
+			 on ? "on" : "off", err);
+	else
+		fn->rdma_filter = on;
 }
 
 /**

@@ -40,10 +40,23 @@ struct irdma_fn;
  * @bar_pfn: page frame of a BAR0 page, for mapping it to user space;
  *	returns true if the page is ordinary memory (mapped cached) rather
  *	than device memory (mapped uncached)
+ * @add_qset: have the LAN driver attach an RDMA queue set (the handle a
+ *	scheduler leaf node got) to the port's transmit scheduler in a
+ *	traffic class; it gives back the scheduler node's TEID. Without it
+ *	the engine transmits nothing. 0 or a negative errno.
+ * @del_qset: detach a queue set @add_qset attached
+ * @rdma_filter: have the LAN driver steer RoCE packets to the RDMA engine
+ *	(on) or leave them to the LAN queues (off). 0 or a negative errno.
+ *
+ * The last three are absent where the LAN driver leaves them to the RDMA
+ * driver (X722).
  */
 struct irdma_fn_ops {
 	void (*request_reset)(struct irdma_fn *fn);
 	bool (*bar_pfn)(struct irdma_fn *fn, u64 offset, unsigned long *pfn);
+	int (*add_qset)(struct irdma_fn *fn, u8 tc, u16 qs_handle, u32 *teid);
+	void (*del_qset)(struct irdma_fn *fn, u8 tc, u16 qs_handle, u32 teid);
+	int (*rdma_filter)(struct irdma_fn *fn, bool on);
 };
 
 /**
@@ -366,6 +379,8 @@ enum irdma_init_step {
  * @ws_lock: the scheduler nodes and their users
  * @ws_users: QPs that use the scheduler's queue set
  * @qs_handle: the queue set the scheduler gave
+ * @qs_teid: the LAN scheduler's node for it
+ * @rdma_filter: the LAN driver steers RoCE packets to the engine
  * @mr_ids: memory key indexes in use
  * @ah_ids: address handle indexes in use
  * @arp_lock: the ARP table
@@ -412,6 +427,8 @@ struct irdma_fn {
 	struct mutex ws_lock; /* scheduler nodes */
 	u32 ws_users;
 	u16 qs_handle;
+	u32 qs_teid;
+	bool rdma_filter;
 	struct ida mr_ids;
 	struct ida ah_ids;
 	spinlock_t arp_lock; /* the ARP table */
@@ -451,6 +468,7 @@ void irdma_umem_release(struct irdma_fn *fn, struct ib_umem *umem,
 struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res);
 void irdma_fn_remove(struct irdma_fn *fn);
 void irdma_fn_free_tables(struct irdma_fn *fn);
+void irdma_fn_rdma_filter(struct irdma_fn *fn, bool on);
 int irdma_hw_init(struct irdma_fn *fn);
 void irdma_hw_deinit(struct irdma_fn *fn);
 
@@ -552,9 +570,13 @@ void irdma_build_destroy_aeq(struct irdma_cqp_wqe *cmd, u32 size);
  * @qkey: Q_Key
  * @pkey: partition key
  * @sq_psn: next send PSN
+ * @sq_psn_set: a send PSN was given (IB_QP_SQ_PSN), zero included: the
+ *	context's last-sequence-number field is then 0xffff
  * @rq_psn: expected receive PSN
  * @retry_cnt: transport retries
  * @rnr_retry: RNR retries
+ * @err_rq_idx: the RQ WQE an error event named
+ * @err_rq_idx_valid: @err_rq_idx is set (the event came from the RQ)
  * @ord: outbound RDMA reads in flight
  * @ird: inbound RDMA reads in flight
  * @use_srq: receives take WQEs from a shared receive queue
@@ -596,9 +618,12 @@ struct irdma_qp_hw_info {
 	u32 qkey;
 	u16 pkey;
 	u32 sq_psn;
+	bool sq_psn_set;
 	u32 rq_psn;
 	u8 retry_cnt;
 	u8 rnr_retry;
+	u16 err_rq_idx;
+	bool err_rq_idx_valid;
 	u8 ord;
 	u8 ird;
 	bool use_srq;

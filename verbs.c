@@ -452,6 +452,7 @@ static void irdma_ib_dealloc_device(struct ib_device *ibdev)
 {
 	struct irdma_fn *fn = &to_iwdev(ibdev)->fn;
 
+	irdma_fn_rdma_filter(fn, false);
 	irdma_stats_fini(fn);
 	irdma_hw_deinit(fn);
 	irdma_fn_free_tables(fn);

@@ -18,6 +18,9 @@
 #define IRDMA_TIMESTAMP_MASK		0x1ffff
 #define IRDMA_PAGE_SIZE_CAP		(SZ_4K | SZ_2M | SZ_1G)
 /* Objects of each kind the driver keeps for itself (PDs 1, 2: ILQ, IEQ). */
+/* A QP's context block: the Q2 buffer, then its host context. */
+#define IRDMA_QP_CTX_BLOCK		512
+#define IRDMA_QP_HOST_CTX		(IRDMA_QP_CTX_BLOCK / 2)
 #define IRDMA_RSVD_PDS			3
 #define IRDMA_RSVD_QPS			3
 #define IRDMA_RSVD_CQS			3
@@ -121,6 +124,8 @@ struct irdma_cq {
  * @flush_code: the completion code an error event chose for the flushes
  * @flush_sq_code: @flush_code applies to the send side
  * @flush_rq_code: @flush_code applies to the receive side
+ * @ae_wqe_idx: the WQE the error event named (an RQ WQE when
+ *	@flush_rq_code)
  * @ae_event: the ib_event an error event calls for
  * @ae_work: moves the QP to error after an error event
  * @flush_work: completes in software what the hardware did not flush
@@ -156,6 +161,7 @@ struct irdma_qp {
 	u16 flush_code;
 	bool flush_sq_code;
 	bool flush_rq_code;
+	u32 ae_wqe_idx;
 	enum ib_event_type ae_event;
 	struct work_struct ae_work;
 	struct delayed_work flush_work;

@@ -11,7 +11,6 @@
 #include "verbs.h"
 
 #define IRDMA_GSI_QPN		1
-#define IRDMA_QP_CTX_BLOCK	512	/* Q2 buffer then the host context */
 #define IRDMA_FLUSH_DELAY_MS	20
 #define IRDMA_DEFAULT_RETRY	2
 #define IRDMA_DEFAULT_SRC_PORT	0xc000
@@ -61,71 +60,104 @@ static int irdma_validate_qp_attrs(struct irdma_device *iwdev,
 	return 0;
 }
 
-/* The scheduler's queue set, created with the function's first QP. */
+/*
+ * The transmit scheduler's nodes, root to leaf; the leaf is the queue set
+ * every QP of the function transmits through.
+ */
+static const struct {
+	u16 node, parent;
+	bool leaf;
+} irdma_ws_tree[] = {
+	{ IRDMA_WS_ROOT, IRDMA_WS_ROOT, false },
+	{ IRDMA_WS_VSI_NODE, IRDMA_WS_ROOT, false },
+	{ IRDMA_WS_LEAF_NODE, IRDMA_WS_VSI_NODE, true },
+};
+
+#define IRDMA_WS_LEAF_STEP	(ARRAY_SIZE(irdma_ws_tree) - 1)
+
+static int irdma_ws_cmd(struct irdma_fn *fn, u8 op, int step, bool enable,
+			struct irdma_cqp_compl *compl)
+{
+	struct irdma_cqp_wqe cmd;
+
+	irdma_build_ws_node(&cmd, op, irdma_ws_tree[step].node,
+			    irdma_ws_tree[step].parent, fn->res.vsi_num,
+			    irdma_ws_tree[step].leaf, enable);
+	return irdma_cqp_exec(fn, &cmd, compl);
+}
+
+/* The LAN driver's side of the queue set: the port's scheduler takes it. */
+static int irdma_ws_attach(struct irdma_fn *fn)
+{
+	const struct irdma_fn_ops *ops = fn->res.ops;
+
+	fn->qs_teid = 0;
+	return ops->add_qset ? ops->add_qset(fn, 0, fn->qs_handle, &fn->qs_teid) : 0;
+}
+
+static void irdma_ws_detach(struct irdma_fn *fn)
+{
+	const struct irdma_fn_ops *ops = fn->res.ops;
+
+	if (ops->del_qset)
+		ops->del_qset(fn, 0, fn->qs_handle, fn->qs_teid);
+	fn->qs_teid = 0;
+}
+
+/*
+ * The scheduler's queue set, made with the function's first QP: the nodes
+ * down to a leaf that stays disabled until the LAN driver has attached its
+ * queue set, then enabled. Undone in reverse on failure, a node going with
+ * its enable bit as it stands, as the stock driver's.
+ */
 static int irdma_ws_get(struct irdma_fn *fn)
 {
-	static const struct {
-		u16 node, parent;
-		bool leaf;
-	} nodes[] = {
-		{ IRDMA_WS_ROOT, IRDMA_WS_ROOT, false },
-		{ IRDMA_WS_VSI_NODE, IRDMA_WS_ROOT, false },
-		{ IRDMA_WS_LEAF_NODE, IRDMA_WS_VSI_NODE, true },
-	};
 	struct irdma_cqp_compl compl;
-	struct irdma_cqp_wqe cmd;
-	int err = 0, i;
+	int err = 0, step;
 
 	mutex_lock(&fn->ws_lock);
-	if (fn->ws_users++)
+	if (fn->ws_users) {
+		fn->ws_users++;
 		goto out;
-	for (i = 0; i < ARRAY_SIZE(nodes); i++) {
-		irdma_build_ws_node(&cmd, IRDMA_WS_OP_ADD, nodes[i].node,
-				    nodes[i].parent, fn->res.vsi_num,
-				    nodes[i].leaf, !nodes[i].leaf);
-		err = irdma_cqp_exec(fn, &cmd, &compl);
+	}
+	for (step = 0; step < ARRAY_SIZE(irdma_ws_tree); step++) {
+		err = irdma_ws_cmd(fn, IRDMA_WS_OP_ADD, step,
+				   !irdma_ws_tree[step].leaf, &compl);
 		if (err)
-			break;
+			goto undo;
 	}
-	if (!err) {
-		fn->qs_handle = compl.ret_val;
-		irdma_build_ws_node(&cmd, IRDMA_WS_OP_MODIFY, IRDMA_WS_LEAF_NODE,
-				    IRDMA_WS_VSI_NODE, fn->res.vsi_num, true, true);
-		err = irdma_cqp_exec(fn, &cmd, NULL);
-		if (!err)
-			goto out;
-		i = ARRAY_SIZE(nodes);
+	fn->qs_handle = compl.ret_val;
+	err = irdma_ws_attach(fn);
+	if (err)
+		goto undo;
+	err = irdma_ws_cmd(fn, IRDMA_WS_OP_MODIFY, IRDMA_WS_LEAF_STEP, true, NULL);
+	if (err) {
+		irdma_ws_detach(fn);
+		goto undo;
 	}
-	/* A node goes with its enable bit as it stands, as the stock driver's. */
-	while (i--) {
-		irdma_build_ws_node(&cmd, IRDMA_WS_OP_DELETE, nodes[i].node,
-				    nodes[i].parent, fn->res.vsi_num,
-				    nodes[i].leaf, !nodes[i].leaf);
-		irdma_cqp_exec(fn, &cmd, NULL);
-	}
-	fn->ws_users--;
+	fn->ws_users = 1;
+	goto out;
+undo:
+	while (step--)
+		irdma_ws_cmd(fn, IRDMA_WS_OP_DELETE, step,
+			     !irdma_ws_tree[step].leaf, NULL);
+	fn->qs_handle = 0;
 out:
 	mutex_unlock(&fn->ws_lock);
 	return err;
 }
 
+/* The last QP gone: the leaf goes, then its queue set, then the rest. */
 static void irdma_ws_put(struct irdma_fn *fn)
 {
-	static const u16 order[][2] = {
-		{ IRDMA_WS_LEAF_NODE, IRDMA_WS_VSI_NODE },
-		{ IRDMA_WS_VSI_NODE, IRDMA_WS_ROOT },
-		{ IRDMA_WS_ROOT, IRDMA_WS_ROOT },
-	};
-	struct irdma_cqp_wqe cmd;
-	int i;
+	int step;
 
 	mutex_lock(&fn->ws_lock);
 	if (!--fn->ws_users) {
-		for (i = 0; i < ARRAY_SIZE(order); i++) {
-			irdma_build_ws_node(&cmd, IRDMA_WS_OP_DELETE, order[i][0],
-					    order[i][1], fn->res.vsi_num,
-					    order[i][0] == IRDMA_WS_LEAF_NODE, true);
-			irdma_cqp_exec(fn, &cmd, NULL);
+		for (step = IRDMA_WS_LEAF_STEP; step >= 0; step--) {
+			irdma_ws_cmd(fn, IRDMA_WS_OP_DELETE, step, true, NULL);
+			if (step == IRDMA_WS_LEAF_STEP)
+				irdma_ws_detach(fn);
 		}
 		fn->qs_handle = 0;
 	}
@@ -275,7 +307,7 @@ static void irdma_qp_ctx_sync(struct irdma_qp *qp)
 {
 	qp->hw.send_cq = qp->send_cq->hw.id;
 	qp->hw.recv_cq = qp->recv_cq->hw.id;
-	irdma_qp_ctx_write(qp->ctx.va + IRDMA_QP_CTX_BLOCK / 2, &qp->hw);
+	irdma_qp_ctx_write(qp->ctx.va + IRDMA_QP_HOST_CTX, &qp->hw);
 }
 
 static void irdma_qp_ae_work(struct work_struct *work);
@@ -367,7 +399,7 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	qp->hw.type = qp->uk.ud ? IRDMA_QP_TYPE_ROCE_UD : IRDMA_QP_TYPE_ROCE_RC;
 	if (!rdma_protocol_roce(ibqp->device, 1))
 		qp->hw.type = IRDMA_QP_TYPE_IWARP;
-	qp->hw.ctx_pa = qp->ctx.pa + IRDMA_QP_CTX_BLOCK / 2;
+	qp->hw.ctx_pa = qp->ctx.pa + IRDMA_QP_HOST_CTX;
 	if (!qp->user)
 		qp->hw.compl_ctx = (uintptr_t)qp;
 	qp->hw.qs_handle = fn->qs_handle;
@@ -513,6 +545,8 @@ static int irdma_qp_apply_attrs(struct irdma_qp *qp, struct ib_qp_attr *attr,
 	/* The only P_Key is the default one. */
 	if (mask & IB_QP_PKEY_INDEX)
 		hw->pkey = 0xffff;
+	if (mask & IB_QP_SQ_PSN)
+		hw->sq_psn_set = true;
 	if (mask & IB_QP_PATH_MTU)
 		hw->mss = ib_mtu_enum_to_int(attr->path_mtu);
 	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) && attr->max_rd_atomic)
@@ -967,12 +1001,19 @@ static void irdma_qp_ae_work(struct work_struct *work)
 		.element.qp = &qp->ibqp,
 		.event = qp->ae_event,
 	};
+	unsigned long flags;
 
 	mutex_lock(&qp->mutex);
 	if (qp->flush_issued) {
 		mutex_unlock(&qp->mutex);
 		goto out;
 	}
+	/* An RQ event: the context names the RQ WQE it stopped at. */
+	spin_lock_irqsave(&qp->lock, flags);
+	qp->hw.err_rq_idx_valid = qp->flush_rq_code;
+	if (qp->flush_rq_code)
+		qp->hw.err_rq_idx = qp->ae_wqe_idx;
+	spin_unlock_irqrestore(&qp->lock, flags);
 	irdma_modify_qp_roce(qp, &attr, IB_QP_STATE);
 	mutex_unlock(&qp->mutex);
 	if (qp->ibqp.event_handler)
@@ -1066,6 +1107,7 @@ void irdma_qp_async_event(struct irdma_fn *fn, u32 qp_id, u16 code, u8 source,
 			    source == IRDMA_AE_SOURCE_SQ_0111;
 	qp->flush_rq_code = source == IRDMA_AE_SOURCE_RQ ||
 			    source == IRDMA_AE_SOURCE_RQ_0011;
+	qp->ae_wqe_idx = wqe_idx;
 	spin_unlock_irqrestore(&qp->lock, flags);
 	if (!queue_work(system_wq, &qp->ae_work))
 		irdma_qp_put(qp);

@@ -169,6 +169,41 @@ static void irdma_build_cq_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cmd.q[5], 0x20000ULL);
 }
 
+/*
+ * A send PSN applied (IB_QP_SQ_PSN) makes the context's LSN (bits 55:32
+ * of qword 10) 0xffff, whatever the PSN, 0 included (what NCCL and UCX
+ * use); without one it stays 0. The RQ error index goes where the stock
+ * driver puts it.
+ */
+static void irdma_qp_ctx_psn_err_test(struct kunit *test)
+{
+	struct irdma_qp_hw_info info = { .sq_psn = 0, .sq_psn_set = true };
+	__le64 *ctx = kunit_kzalloc(test, IRDMA_QP_CTX_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	irdma_qp_ctx_write(ctx, &info);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[10]), 0x0000ffff00000000ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[12]), 0ULL);
+
+	info.sq_psn = 0x123456;
+	irdma_qp_ctx_write(ctx, &info);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[10]), 0x0000ffff00123456ULL);
+
+	info.sq_psn = 0;
+	info.sq_psn_set = false;
+	irdma_qp_ctx_write(ctx, &info);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[10]), 0ULL);
+
+	/* The RQ WQE an error event named: valid at bit 19 of qword 0, the
+	 * index at 45:32 of qword 16 (beside RTOMIN 5 at 63:57).
+	 */
+	info.err_rq_idx_valid = true;
+	info.err_rq_idx = 0x2345;
+	irdma_qp_ctx_write(ctx, &info);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[0]), 0x80000ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[16]), 0x0a00234500000000ULL);
+}
+
 static void irdma_build_eq_test(struct kunit *test)
 {
 	struct irdma_cqp_wqe cmd;
@@ -227,6 +262,7 @@ static struct kunit_case irdma_ctrl_cases[] = {
 	KUNIT_CASE(irdma_build_update_sds_test),
 	KUNIT_CASE(irdma_build_cq_test),
 	KUNIT_CASE(irdma_build_eq_test),
+	KUNIT_CASE(irdma_qp_ctx_psn_err_test),
 	KUNIT_CASE(irdma_cqp_hdr_test),
 	KUNIT_CASE(irdma_cqp_set_hdr_test),
 	KUNIT_CASE(irdma_uk_attrs_test),

@@ -219,17 +219,23 @@ static void qp_env_teardown(struct kunit *test, struct qp_env *e)
 	kunit_release_action(test, qp_env_cleanup, e);
 }
 
-/* Poll until @n completions arrived or two seconds passed. */
-static int qp_env_poll(struct qp_env *e, struct ib_wc *wc, int n)
+/* Poll until @n completions arrived or about @ms milliseconds passed. */
+static int qp_env_poll_for(struct qp_env *e, struct ib_wc *wc, int n, int ms)
 {
 	int got = 0, tries;
 
-	for (tries = 0; tries < 2000 && got < n; tries++) {
+	for (tries = 0; tries < ms && got < n; tries++) {
 		got += ib_poll_cq(e->cq, n - got, wc + got);
 		if (got < n)
 			usleep_range(500, 1000);
 	}
 	return got;
+}
+
+/* Poll until @n completions arrived or two seconds passed. */
+static int qp_env_poll(struct qp_env *e, struct ib_wc *wc, int n)
+{
+	return qp_env_poll_for(e, wc, n, 2000);
 }
 
 static void qp_env_post_recv(struct kunit *test, struct qp_env *e,
@@ -251,6 +257,19 @@ static struct ib_wc *qp_env_find(struct ib_wc *wc, int n, u64 wr_id)
 		if (wc[i].wr_id == wr_id)
 			return &wc[i];
 	return NULL;
+}
+
+/* One signalled send from QP a to QP b, with a receive posted for it. */
+static void qp_env_send(struct kunit *test, struct qp_env *e, u64 wr_id, u32 len)
+{
+	struct ib_sge sge = { e->dma[0], len, e->pd->local_dma_lkey };
+	struct ib_send_wr wr = {
+		.wr_id = wr_id, .opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED, .sg_list = &sge, .num_sge = 1,
+	};
+
+	qp_env_post_recv(test, e, e->b, 1, wr_id + 100);
+	KUNIT_ASSERT_EQ(test, ib_post_send(e->a, &wr, NULL), 0);
 }
 
 static void irdma_qp_rc_send_test(struct kunit *test)
@@ -577,6 +596,56 @@ static void irdma_qp_bad_wr_test(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, rbad, &rwr);
 	/* RTS to RTR is no transition. */
 	KUNIT_EXPECT_EQ(test, ib_modify_qp(e->a, &attr, IB_QP_STATE), -EINVAL);
+	qp_env_teardown(test, e);
+}
+
+/*
+ * An error event from the RQ (a receive whose key is bad) moves the QP to
+ * error with its context naming that receive, where the stock driver
+ * puts it: ERR_RQ_IDX_VALID and ERR_RQ_IDX, in quanta.
+ */
+static void irdma_qp_rq_error_idx_test(struct kunit *test)
+{
+	struct ib_sge sge = {};
+	struct ib_send_wr wr = {
+		.wr_id = 20, .opcode = IB_WR_SEND, .send_flags = IB_SEND_SIGNALED,
+		.sg_list = &sge, .num_sge = 1,
+	};
+	struct ib_recv_wr rwr = { .wr_id = 50, .sg_list = &sge, .num_sge = 1 };
+	struct ib_wc wc[4], *r;
+	struct irdma_qp *qp;
+	struct qp_env *e;
+	__le64 *ctx;
+	u32 idx;
+	int i;
+
+	e = qp_env_setup(test, 7);
+	qp = to_iwqp(e->b);
+	/* Two receives used up; the third has a key nobody registered. */
+	for (i = 0; i < 2; i++) {
+		qp_env_send(test, e, 10 + i, 16);
+		KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 2), 2);
+	}
+	ctx = qp->ctx.va + IRDMA_QP_HOST_CTX;
+	KUNIT_EXPECT_FALSE(test, le64_to_cpu(ctx[0]) & IRDMA_QPC_ERR_RQ_IDX_VALID);
+	sge = (struct ib_sge){ e->dma[1], 64, 0x7700 };
+	KUNIT_ASSERT_EQ(test, ib_post_recv(e->b, &rwr, NULL), 0);
+	sge.lkey = e->pd->local_dma_lkey;
+	sge.addr = e->dma[0];
+	KUNIT_ASSERT_EQ(test, ib_post_send(e->a, &wr, NULL), 0);
+	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 2), 2);
+	r = qp_env_find(wc, 2, 50);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_NE(test, r->status, IB_WC_SUCCESS);
+
+	mutex_lock(&qp->mutex);
+	KUNIT_EXPECT_EQ(test, qp->ib_state, IB_QPS_ERR);
+	KUNIT_EXPECT_TRUE(test, le64_to_cpu(ctx[0]) & IRDMA_QPC_ERR_RQ_IDX_VALID);
+	idx = FIELD_GET(IRDMA_QPC_ERR_RQ_IDX, le64_to_cpu(ctx[16]));
+	KUNIT_EXPECT_EQ(test, idx, 2U << qp->hw.rq_shift);
+	/* The send PSN applied at RTS (1 here) set the LSN to 0xffff. */
+	KUNIT_EXPECT_EQ(test, FIELD_GET(IRDMA_QPC_LSN, le64_to_cpu(ctx[10])), 0xffffULL);
+	mutex_unlock(&qp->mutex);
 	qp_env_teardown(test, e);
 }
 
@@ -1378,6 +1447,64 @@ static void irdma_qp_push_page_test(struct kunit *test)
 }
 
 /* RC between QPs of two functions: the fabric carries it. */
+/*
+ * The LAN driver's side of the contract (ice on silicon, the native
+ * front's callbacks here): the driver has the queue set its QPs name
+ * attached to the transmit scheduler and the RDMA filter on while the
+ * device lives. Without the queue set an SQ never runs; with the filter
+ * off nothing reaches the engine, and the sender's retries run out. (That
+ * both are undone when the driver lets go, tests/vm/sim-device.sh shows.)
+ */
+static void irdma_qp_lan_contract_test(struct kunit *test)
+{
+	struct ib_wc wc[4], *s;
+	struct sim_dev *sdev;
+	struct irdma_fn *fn;
+	struct qp_env *e;
+	bool filter;
+	u64 refused;
+	u32 teid;
+
+	e = qp_env_setup(test, 7);
+	fn = auxiliary_get_drvdata(e->adev);
+	sdev = to_sim_dev(e->adev->dev.parent);
+	KUNIT_EXPECT_EQ(test, sim_lan_count(sdev, &filter), 1);
+	KUNIT_EXPECT_TRUE(test, filter);
+	KUNIT_ASSERT_TRUE(test, sim_qset_live(sdev, fn->qs_handle));
+	KUNIT_EXPECT_NE(test, fn->qs_teid, 0);
+
+	/* The queue set detached: the send waits in the SQ. */
+	sim_qset_del(sdev, fn->qs_teid);
+	refused = sdev->stats.tx_no_qset;
+	memset(e->buf[1], 0, TEST_BUF);
+	memset(e->buf[0], 0x5a, 64);
+	qp_env_send(test, e, 1, 64);
+	KUNIT_EXPECT_EQ(test, qp_env_poll_for(e, wc, 2, 200), 0);
+	KUNIT_EXPECT_GT(test, sdev->stats.tx_no_qset, refused);
+	KUNIT_EXPECT_EQ(test, e->buf[1][0], 0);
+
+	/* Attached again: that send and the next go out. */
+	KUNIT_ASSERT_EQ(test, sim_qset_add(sdev, fn->qs_handle, 0, &teid), 0);
+	fn->qs_teid = teid;
+	qp_env_send(test, e, 2, 64);
+	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 4), 4);
+	s = qp_env_find(wc, 4, 1);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_EXPECT_EQ(test, s->status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, memcmp(e->buf[0], e->buf[1], 64), 0);
+
+	/* The filter off: the packets stay on the LAN side. */
+	irdma_sim_rdma_filter(sdev, false);
+	refused = sdev->stats.rx_filtered;
+	qp_env_send(test, e, 3, 64);
+	KUNIT_ASSERT_GE(test, qp_env_poll(e, wc, 1), 1);
+	KUNIT_EXPECT_EQ(test, wc[0].wr_id, 3);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_RETRY_EXC_ERR);
+	KUNIT_EXPECT_GT(test, sdev->stats.rx_filtered, refused);
+	irdma_sim_rdma_filter(sdev, true);
+	qp_env_teardown(test, e);
+}
+
 static void irdma_qp_two_fn_test(struct kunit *test)
 {
 	struct auxiliary_device *adev2;
@@ -1593,12 +1720,14 @@ static struct kunit_case irdma_qp_cases[] = {
 	KUNIT_CASE_SLOW(irdma_qp_mw_test),
 	KUNIT_CASE_SLOW(irdma_qp_push_page_test),
 	KUNIT_CASE_SLOW(irdma_qp_two_fn_test),
+	KUNIT_CASE_SLOW(irdma_qp_lan_contract_test),
 	KUNIT_CASE_SLOW(irdma_qp_rc_send_test),
 	KUNIT_CASE_SLOW(irdma_qp_rc_write_read_test),
 	KUNIT_CASE_SLOW(irdma_qp_fast_reg_test),
 	KUNIT_CASE_SLOW(irdma_qp_rnr_test),
 	KUNIT_CASE_SLOW(irdma_qp_flush_test),
 	KUNIT_CASE_SLOW(irdma_qp_bad_wr_test),
+	KUNIT_CASE_SLOW(irdma_qp_rq_error_idx_test),
 	KUNIT_CASE_SLOW(irdma_qp_ud_test),
 	KUNIT_CASE_SLOW(irdma_qp_atomic_ah_test),
 	KUNIT_CASE_SLOW(irdma_qp_cq_resize_test),

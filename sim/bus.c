@@ -48,6 +48,27 @@ static void sim_request_reset(struct irdma_sim_adev *sadev)
 	sim_reset_schedule(sdev);
 }
 
+/*
+ * The native front's LAN side: what ice does for an E810's RDMA function
+ * (ice_add_rdma_qset, ice_del_rdma_qset, ice_rdma_update_vsi_filter),
+ * offered as the auxiliary device's callbacks.
+ */
+static int sim_native_add_qset(struct irdma_sim_adev *sadev, u16 qs_handle,
+			       u8 tc, u32 *teid)
+{
+	return sim_qset_add(to_sim_dev(sadev->adev.dev.parent), qs_handle, tc, teid);
+}
+
+static void sim_native_del_qset(struct irdma_sim_adev *sadev, u32 teid)
+{
+	sim_qset_del(to_sim_dev(sadev->adev.dev.parent), teid);
+}
+
+static void sim_native_rdma_filter(struct irdma_sim_adev *sadev, bool on)
+{
+	irdma_sim_rdma_filter(to_sim_dev(sadev->adev.dev.parent), on);
+}
+
 /* The native front: an "irdma_sim.roce.N" auxiliary device. */
 static int sim_native_plug(void *priv, const struct irdma_sim_res *res)
 {
@@ -73,6 +94,9 @@ static int sim_native_plug(void *priv, const struct irdma_sim_res *res)
 	sadev->srq = sdev->srq;
 	sadev->push_pages = sdev->push_pages;
 	sadev->request_reset = sim_request_reset;
+	sadev->add_qset = sim_native_add_qset;
+	sadev->del_qset = sim_native_del_qset;
+	sadev->rdma_filter = sim_native_rdma_filter;
 	sadev->adev.name = res->roce ? IRDMA_SIM_ROCE_NAME : IRDMA_SIM_IWARP_NAME;
 	sadev->adev.id = res->id;
 	sadev->adev.dev.parent = &sdev->dev;
@@ -146,6 +170,8 @@ static void sim_reset_work(struct work_struct *work)
 	int err;
 
 	sim_unplug(sdev);
+	/* The LAN driver rebuilds its scheduler and VSIs: nothing attached. */
+	sim_lan_reset(sdev);
 	sim_engine_stop(sdev);
 	sim_cqp_destroy(sdev);
 	sim_regs_reset(sdev);
@@ -221,6 +247,7 @@ static int sim_dev_create(u32 id, bool roce, bool srq, void __iomem *regs,
 	xa_init(&sdev->mgs);
 	INIT_LIST_HEAD(&sdev->peer);
 	INIT_WORK(&sdev->reset_work, sim_reset_work);
+	sim_lan_init(sdev);
 	spin_lock_init(&sdev->faults.ae_lock);
 	spin_lock_init(&sdev->cqp_lock);
 	spin_lock_init(&sdev->eq_lock);

@@ -10,6 +10,8 @@
  *   reset           write 1 to reset the function as its LAN driver
  *                   would: unplug the RDMA function, reset, plug it back
  *   stats           what the engine did
+ *   lan             what the LAN driver set up for the engine: queue sets
+ *                   attached to the transmit scheduler, the RDMA filter
  *   latency         how fast it answered (latency.c); write 0 to clear
  */
 #include <linux/debugfs.h>
@@ -31,6 +33,8 @@ static int sim_stats_show(struct seq_file *m, void *data)
 	seq_printf(m, "engine_stalls_over_1ms %llu\nengine_stall_max_us %llu\nrnr_waits %llu\n",
 		   sdev->stats.stalls, div_u64(sdev->stats.stall_max_ns, NSEC_PER_USEC),
 		   sdev->stats.rnr_waits);
+	seq_printf(m, "tx_no_qset %llu\nrx_filtered %llu\n",
+		   sdev->stats.tx_no_qset, sdev->stats.rx_filtered);
 	seq_printf(m, "doorbells_trapped %llu\ncqp_ops_in_trap %llu\ntraps_leaving_work %llu\ncqp_batches_found_by_looking %llu\nwrites_left_to_their_trap %llu\ntrapped_regs %d\n",
 		   (u64)atomic64_read(&sdev->db.traps),
 		   (u64)atomic64_read(&sdev->db.fast),
@@ -46,6 +50,16 @@ static int sim_stats_show(struct seq_file *m, void *data)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sim_stats);
+
+static int sim_lan_show(struct seq_file *m, void *data)
+{
+	bool filter;
+	int n = sim_lan_count(m->private, &filter);
+
+	seq_printf(m, "qsets %d\nrdma_filter %d\n", n, filter);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sim_lan);
 
 static int sim_latency_show(struct seq_file *m, void *data)
 {
@@ -147,6 +161,7 @@ void sim_debugfs_add(struct sim_dev *sdev)
 	debugfs_create_file("raise_ae", 0200, dir, sdev, &sim_raise_ae_fops);
 	debugfs_create_file("reset", 0200, dir, sdev, &sim_reset_fops);
 	debugfs_create_file("stats", 0400, dir, sdev, &sim_stats_fops);
+	debugfs_create_file("lan", 0400, dir, sdev, &sim_lan_fops);
 	debugfs_create_file("latency", 0600, dir, sdev, &sim_latency_fops);
 	sdev->debugfs = dir;
 }

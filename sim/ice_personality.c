@@ -25,7 +25,6 @@
 
 #define SIM_ICE_FIRST_ID	IRDMA_SIM_NATIVE_IDS
 #define SIM_ICE_LAST_ID		63
-#define SIM_ICE_TEID_BASE	0x100
 
 static bool iwarp;
 module_param(iwarp, bool, 0444);
@@ -67,32 +66,47 @@ static struct sim_ice_fn *sim_ice_from_pf(struct ice_pf *pf)
 }
 
 /**
- * ice_add_rdma_qset - give an RDMA qset a scheduler node
+ * ice_add_rdma_qset - attach an RDMA queue set to the transmit scheduler
  * @pf: the PF
- * @qset: the qset; its TEID is filled in
+ * @qset: the queue set (its handle and traffic class); the scheduler
+ *	node's TEID is filled in
+ *
+ * As ice: the PF's main VSI whatever @qset->vport_id says, and only a
+ * traffic class the port has enabled.
  *
  * Return: 0, or -EINVAL for a bad request.
  */
 int ice_add_rdma_qset(struct ice_pf *pf, struct iidc_rdma_qset_params *qset)
 {
-	if (!pf || !qset || qset->tc >= IEEE_8021QAZ_MAX_TCS)
+	u32 teid;
+	int err;
+
+	if (!pf || !qset)
 		return -EINVAL;
-	qset->teid = SIM_ICE_TEID_BASE + qset->qs_handle;
+	err = irdma_sim_qset_add(sim_ice_from_pf(pf)->sim, qset->qs_handle,
+				 qset->tc, &teid);
+	if (err)	/* a class not enabled, or no scheduler room: as ice */
+		return -EINVAL;
+	qset->teid = teid;
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ice_add_rdma_qset);
 
 /**
- * ice_del_rdma_qset - release an RDMA qset's scheduler node
+ * ice_del_rdma_qset - detach an RDMA queue set
  * @pf: the PF
- * @qset: the qset
+ * @qset: the queue set, with the TEID ice_add_rdma_qset() gave and the
+ *	VSI it was added for
  *
- * Return: 0, or -EINVAL for a bad request.
+ * As ice: a TEID that names no node is ignored.
+ *
+ * Return: 0, or -EINVAL for a VSI the PF does not have.
  */
 int ice_del_rdma_qset(struct ice_pf *pf, struct iidc_rdma_qset_params *qset)
 {
-	if (!pf || !qset || qset->teid != SIM_ICE_TEID_BASE + qset->qs_handle)
+	if (!pf || !qset || qset->vport_id != sim_ice_from_pf(pf)->vsi.vsi_num)
 		return -EINVAL;
+	irdma_sim_qset_del(sim_ice_from_pf(pf)->sim, qset->teid);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ice_del_rdma_qset);
@@ -128,6 +142,7 @@ int ice_rdma_update_vsi_filter(struct ice_pf *pf, u16 vsi_id, bool enable)
 {
 	if (!pf || vsi_id != sim_ice_from_pf(pf)->vsi.vsi_num)
 		return -EINVAL;
+	irdma_sim_rdma_filter(sim_ice_from_pf(pf)->sim, enable);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ice_rdma_update_vsi_filter);

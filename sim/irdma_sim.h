@@ -51,6 +51,12 @@
  * @srq: the engine has the sim's shared receive queue extension
  * @push_pages: push pages its BAR0 has (after 8 MiB)
  * @request_reset: ask the simulated LAN side to reset the function
+ * @add_qset: ask the LAN side to attach an RDMA queue set (the handle a
+ *	WORK_SCHED_NODE leaf returned) to the transmit scheduler, in a
+ *	traffic class; it gives the scheduler node's TEID. 0 or -errno.
+ * @del_qset: detach the queue set of a TEID @add_qset gave
+ * @rdma_filter: steer RoCE packets to the RDMA engine (on) or back to
+ *	the LAN queues (off)
  */
 struct irdma_sim_adev {
 	struct auxiliary_device adev;
@@ -68,6 +74,10 @@ struct irdma_sim_adev {
 	bool srq;
 	u32 push_pages;
 	void (*request_reset)(struct irdma_sim_adev *sadev);
+	int (*add_qset)(struct irdma_sim_adev *sadev, u16 qs_handle, u8 tc,
+			u32 *teid);
+	void (*del_qset)(struct irdma_sim_adev *sadev, u32 teid);
+	void (*rdma_filter)(struct irdma_sim_adev *sadev, bool on);
 };
 
 /**
@@ -111,6 +121,9 @@ int irdma_sim_add_fronted(u32 id, bool roce, void __iomem *regs,
 			  const struct irdma_sim_front *front, void *priv);
 int irdma_sim_del(u32 id);
 void irdma_sim_request_reset(void *handle);
+int irdma_sim_qset_add(void *handle, u16 qs_handle, u8 tc, u32 *teid);
+void irdma_sim_qset_del(void *handle, u32 teid);
+void irdma_sim_rdma_filter(void *handle, bool on);
 
 /*
  * For in-kernel tests (KUnit) with the simulator built in: what

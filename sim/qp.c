@@ -55,13 +55,29 @@ void sim_peer_del(struct sim_dev *sdev)
 	mutex_unlock(&sdev->engine_lock);
 }
 
-/* The function owning @mac, locked; ERR_PTR(-EAGAIN) if it is busy. */
+/*
+ * Does a RoCE packet for @dst reach its engine? Only while its LAN driver
+ * steers RoCE there (the VSI's RDMA filter); otherwise it goes to the LAN
+ * queues, where nobody takes it.
+ */
+static bool sim_rx_filtered(struct sim_dev *dst)
+{
+	if (READ_ONCE(dst->lan.rdma_filter))
+		return false;
+	dst->stats.rx_filtered++;
+	return true;
+}
+
+/*
+ * The function owning @mac, locked, if its engine takes RoCE packets;
+ * ERR_PTR(-EAGAIN) if it is busy.
+ */
 static struct sim_dev *sim_peer_get(struct sim_dev *self, const u8 *mac)
 {
 	struct sim_dev *p, *found = NULL;
 
 	if (ether_addr_equal(self->netdev->dev_addr, mac))
-		return self;
+		return sim_rx_filtered(self) ? NULL : self;
 	spin_lock(&sim_peers_lock);
 	list_for_each_entry(p, &sim_peers, peer) {
 		if (p == self || !ether_addr_equal(p->netdev->dev_addr, mac))
@@ -70,6 +86,10 @@ static struct sim_dev *sim_peer_get(struct sim_dev *self, const u8 *mac)
 		break;
 	}
 	spin_unlock(&sim_peers_lock);
+	if (!IS_ERR_OR_NULL(found) && sim_rx_filtered(found)) {
+		mutex_unlock(&found->engine_lock);
+		found = NULL;
+	}
 	return found;
 }
 
@@ -184,6 +204,7 @@ static int sim_qp_load_ctx(struct sim_dev *sdev, struct sim_qp *qp, u64 ctx_pa,
 		qp->src_ip[2 * i + 1] = FIELD_GET(IRDMA_QPC_IPADDR_LO, s);
 	}
 	qp->arp_idx = FIELD_GET(IRDMA_QPC_ARPIDX, le64_to_cpu(ctx[6]));
+	qp->qs_handle = FIELD_GET(IRDMA_QPC_QSHANDLE, le64_to_cpu(ctx[22]));
 	q = le64_to_cpu(ctx[8]);
 	qp->dest_qp = FIELD_GET(IRDMA_QPC_DESTQP, q);
 	qp->qkey = FIELD_GET(IRDMA_QPC_QKEY, q);
@@ -755,6 +776,10 @@ static void sim_exec_mcast(struct sim_dev *sdev, u32 qkey, struct sim_msg *msg)
 
 	for (i = 0; i < n; i++) {
 		dst = devs[i];
+		if (sim_rx_filtered(dst)) {
+			sim_peer_put(sdev, dst);
+			continue;
+		}
 		xa_for_each(&dst->mgs, id, mg) {
 			if (memcmp(mg->ip, key, sizeof(key)))
 				continue;
@@ -1158,6 +1183,12 @@ static bool sim_sq_run(struct sim_dev *sdev, struct sim_qp *qp,
 {
 	int n;
 
+	if (qp->state == IRDMA_QPS_RTS && !sim_qset_live(sdev, qp->qs_handle)) {
+		/* No scheduler node: the SQ never gets a turn. */
+		if (sim_valid(sim_sq_wqe_hdr(sdev, qp, qp->sq_tail), qp->sq_polarity))
+			sdev->stats.tx_no_qset++;
+		return false;
+	}
 	for (n = 0; n < SIM_SQ_BUDGET; n++)
 		if (qp->state != IRDMA_QPS_RTS || !sim_sq_step(sdev, qp, run))
 			return n > 0;

@@ -187,6 +187,7 @@ struct sim_cq {
  * @rnr_left: RNR retries left for the WQE at the SQ tail
  * @rnr_until: when the WQE at the SQ tail may be tried again
  * @srq: the shared receive queue its receives come from (0: its own RQ)
+ * @qs_handle: the transmit queue set its SQ goes through
  */
 struct sim_qp {
 	u32 id;
@@ -211,6 +212,7 @@ struct sim_qp {
 	u32 src_ip[4];
 	u32 dest_ip[4];
 	u16 arp_idx;
+	u16 qs_handle;
 	u32 dest_qp;
 	u32 qkey;
 	u8 mac[ETH_ALEN];
@@ -347,6 +349,9 @@ struct sim_hmc {
  * @stall_max_ns: the longest such step
  * @rnr_waits: sends that found no receive posted and wait to retry (under
  *	the engine lock)
+ * @tx_no_qset: SQ runs refused because the QP's queue set is not attached
+ * @rx_filtered: messages that did not reach the engine: its RDMA filter
+ *	was off (counted at the receiver)
  */
 struct sim_stats {
 	u64 cqp_ops;
@@ -360,6 +365,43 @@ struct sim_stats {
 	u64 stalls;
 	u64 stall_max_ns;
 	u64 rnr_waits;
+	u64 tx_no_qset;
+	u64 rx_filtered;
+};
+
+/* Queue-set handles a WORK_SCHED_NODE leaf can have (10 bits). */
+#define SIM_QSET_HANDLES	1024
+/* Queue sets ice attaches for one function: one a traffic class and more. */
+#define SIM_MAX_QSETS		16
+/* Traffic classes the port has enabled: DCB off, as ice's default. */
+#define SIM_LAN_NUM_TC		1
+
+/**
+ * struct sim_qset - a queue set the LAN side attached to the scheduler
+ * @teid: the scheduler node's id (0: the slot is free)
+ * @qs_handle: the queue set
+ * @tc: its traffic class
+ */
+struct sim_qset {
+	u32 teid;
+	u16 qs_handle;
+	u8 tc;
+};
+
+/**
+ * struct sim_lan - what the LAN driver set up for the RDMA engine (lan.c)
+ * @lock: guards @qset and @teids
+ * @qset: the queue sets attached
+ * @teids: TEIDs handed out so far
+ * @live: queue-set handles that may transmit, for the engine
+ * @rdma_filter: RoCE packets are steered to the engine
+ */
+struct sim_lan {
+	spinlock_t lock; /* the queue-set table */
+	struct sim_qset qset[SIM_MAX_QSETS];
+	u32 teids;
+	DECLARE_BITMAP(live, SIM_QSET_HANDLES);
+	bool rdma_filter;
 };
 
 /* Kinds of answers whose response time is recorded (latency.c). */
@@ -538,6 +580,7 @@ struct sim_faults {
  * @vec: interrupt state of each MSI-X vector
  * @stats: counters
  * @counters: the RDMA engine's statistics (enum irdma_hw_stat)
+ * @lan: what its LAN driver set up for it (queue sets, the RDMA filter)
  * @faults: fault injection
  * @debugfs: the function's debugfs directory
  * @reset_work: resets the function
@@ -594,6 +637,7 @@ struct sim_dev {
 	struct sim_vector vec[SIM_MSIX_COUNT];
 	struct sim_stats stats;
 	u64 counters[IRDMA_STAT_COUNT];
+	struct sim_lan lan;
 	struct sim_faults faults;
 	struct dentry *debugfs;
 	struct work_struct reset_work;
@@ -805,6 +849,12 @@ bool sim_qps_run(struct sim_dev *sdev, bool *quick);
 bool sim_qp_run_sq(struct sim_dev *sdev, u32 qpn, bool *backlog);
 void sim_count_msg(struct sim_dev *sdev, bool ipv4, u32 len, bool tx, int rdma);
 void sim_peer_add(struct sim_dev *sdev);
+void sim_lan_init(struct sim_dev *sdev);
+void sim_lan_reset(struct sim_dev *sdev);
+int sim_qset_add(struct sim_dev *sdev, u16 qs_handle, u8 tc, u32 *teid);
+void sim_qset_del(struct sim_dev *sdev, u32 teid);
+bool sim_qset_live(struct sim_dev *sdev, u16 qs_handle);
+int sim_lan_count(struct sim_dev *sdev, bool *filter);
 void sim_peer_del(struct sim_dev *sdev);
 
 /* debugfs.c */

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # drivers: ours ours-ice stock
-# What the simulated E810 does beside its verbs: its identity, asynchronous
-# events on their vector, an iWARP function beside a RoCE one, and the
-# function going away while the driver is bound.
+# What the simulated E810 does beside its verbs: its identity, what its LAN
+# driver set up for it, asynchronous events on their vector, an iWARP
+# function beside a RoCE one, and the function going away while the driver
+# is bound.
 . "$IRDMA_REPO/tests/vm/lib.sh"
 
 load_stack
@@ -15,6 +16,19 @@ expect_eq "node GUID from the MAC" "$(cat /sys/class/infiniband/irdma0/node_guid
 expect_eq "port speed (100 Gb/s: 4X EDR)" \
 	"$(ibv_devinfo -v -d irdma0 | awk '$1 == "active_speed:" { print $2 }')" 25.0
 expect_eq "port width" "$(devinfo_field irdma0 active_width)" 4X
+
+# The LAN side's contract: the RoCE function's first QP (ib_mad's QP1,
+# made at registration) has its queue set attached to the transmit
+# scheduler, and RoCE packets are steered to the engine; both undone when
+# the driver lets the function go (ice_add_rdma_qset/ice_del_rdma_qset and
+# ice_rdma_update_vsi_filter on silicon).
+expect_eq "LAN side with the driver bound" "$(tr '\n' ' ' <$SIM_DBG/$SIM_FN/lan)" \
+	"qsets 1 rdma_filter 1 "
+unload_driver
+expect_eq "LAN side after the driver" "$(tr '\n' ' ' <$SIM_DBG/$SIM_FN/lan)" \
+	"qsets 0 rdma_filter 0 "
+load_driver
+wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 after reload"
 
 # Asynchronous events arrive on the AEQ's vector (vector 0).
 # (the counts of every CPU, however many the guest has)
