@@ -208,11 +208,20 @@ static void irdma_ae_dispatch(struct irdma_fn *fn, u64 q1)
 	u8 source = FIELD_GET(IRDMA_AEQE_AESRC, q1);
 
 	dev_dbg(fn->res.dev, "AE %#x source %#x on %u\n", code, source, id);
-	if (code == IRDMA_AE_SRQ_LIMIT)
-		irdma_srq_event(fn, id);
-	else if (source & 1)
+	switch (irdma_ae_target(code, source)) {
+	case IRDMA_AE_QP_ERROR:
 		irdma_qp_async_event(fn, id, code, source,
 				     FIELD_GET(IRDMA_AEQE_WQDESCIDX, q1));
+		break;
+	case IRDMA_AE_CQ_ERROR:
+		irdma_cq_async_event(fn, id);
+		break;
+	case IRDMA_AE_SRQ_EVENT:
+		irdma_srq_event(fn, id);
+		break;
+	default:
+		break;
+	}
 }
 
 static void irdma_aeq_process(struct irdma_fn *fn)

@@ -32,6 +32,15 @@ enum irdma_protocol {
 	IRDMA_PROTOCOL_ROCEV2,
 };
 
+/* What an asynchronous event is about (ae.c). */
+enum irdma_ae_target {
+	IRDMA_AE_NOTHING,	/* nothing the driver acts on */
+	IRDMA_AE_QP_ERROR,	/* the QP it names fails: to error, flushed */
+	IRDMA_AE_QP_NOTE,	/* news of the QP that leaves it as it is */
+	IRDMA_AE_CQ_ERROR,	/* the CQ it names failed */
+	IRDMA_AE_SRQ_EVENT,	/* the SRQ it names reached its limit */
+};
+
 struct irdma_fn;
 
 /**
@@ -469,6 +478,7 @@ struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res);
 void irdma_fn_remove(struct irdma_fn *fn);
 void irdma_fn_free_tables(struct irdma_fn *fn);
 void irdma_fn_rdma_filter(struct irdma_fn *fn, bool on);
+enum irdma_ae_target irdma_ae_target(u16 code, u8 source);
 int irdma_hw_init(struct irdma_fn *fn);
 void irdma_hw_deinit(struct irdma_fn *fn);
 

@@ -388,6 +388,7 @@ int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata);
 int irdma_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *entry);
 int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 void irdma_cq_ceq_event(struct irdma_fn *fn, u64 ctx);
+void irdma_cq_async_event(struct irdma_fn *fn, u32 id);
 void irdma_clean_cqes(struct irdma_qp *qp, struct irdma_cq *cq);
 void irdma_cq_add_sw_cqe(struct irdma_cq *cq, struct irdma_sw_cqe *cqe);
 bool irdma_cq_hw_empty(struct irdma_cq *cq);

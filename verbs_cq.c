@@ -58,6 +58,37 @@ void irdma_cq_ceq_event(struct irdma_fn *fn, u64 ctx)
 		complete(&cq->unused);
 }
 
+/**
+ * irdma_cq_async_event - an AEQE reported a CQ's error: tell its consumer
+ * @fn: the function
+ * @id: the CQ
+ *
+ * Context: the AEQ's interrupt thread.
+ */
+void irdma_cq_async_event(struct irdma_fn *fn, u32 id)
+{
+	struct ib_event ev = { .event = IB_EVENT_CQ_ERR };
+	struct irdma_cq *cq;
+	unsigned long flags;
+
+	xa_lock_irqsave(&fn->cq_table, flags);
+	cq = xa_load(&fn->cq_table, id);
+	if (cq && !refcount_inc_not_zero(&cq->refs))
+		cq = NULL;
+	xa_unlock_irqrestore(&fn->cq_table, flags);
+	if (!cq)
+		return;
+
+	dev_warn_ratelimited(fn->res.dev, "CQ %u failed (asynchronous event)\n", id);
+	if (cq->ibcq.event_handler) {
+		ev.device = cq->ibcq.device;
+		ev.element.cq = &cq->ibcq;
+		cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);
+	}
+	if (refcount_dec_and_test(&cq->refs))
+		complete(&cq->unused);
+}
+
 /* CQ slots for @entries completions: each may take two (extended CQEs). */
 static u32 irdma_cq_slots(struct irdma_fn *fn, int entries)
 {
@@ -516,14 +547,24 @@ static void irdma_process_cqe(struct irdma_qp *qp,
 	}
 }
 
-/* The SQ side of a CQE: which WQE, and whether the CQE stands for more. */
+/* A flush completion: its WQE index means nothing; the oldest WQE is its. */
+static bool irdma_cqe_flushed(const struct irdma_cqe_info *info)
+{
+	return info->error && info->major == IRDMA_CQE_MAJ_FLUSH;
+}
+
+/*
+ * The SQ side of a CQE: which WQE, and whether the CQE stands for more. A
+ * flush completion goes to the oldest WQE still queued, whatever index
+ * it carries, as the stock driver takes it.
+ */
 static bool irdma_poll_sq(struct irdma_qp *qp, struct irdma_uk_cq *ukcq,
 			  struct irdma_cqe_info *info, struct ib_wc *wc,
 			  bool *more)
 {
 	struct irdma_uk_qp *uq = &qp->uk;
 	const struct irdma_sq_wr *w;
-	u32 idx = info->wqe_idx;
+	u32 idx = irdma_cqe_flushed(info) ? uq->sq_ring.tail : info->wqe_idx;
 
 	*more = false;
 	if (idx >= uq->sq_ring.size || irdma_ring_empty(&uq->sq_ring))
@@ -536,8 +577,7 @@ static bool irdma_poll_sq(struct irdma_qp *qp, struct irdma_uk_cq *ukcq,
 	WRITE_ONCE(uq->sq_ring.tail, (idx + w->quanta) % uq->sq_ring.size);
 
 	/* A flush completion covers every WQE still queued. */
-	if (info->error && info->major == IRDMA_CQE_MAJ_FLUSH &&
-	    !irdma_ring_empty(&uq->sq_ring)) {
+	if (irdma_cqe_flushed(info) && !irdma_ring_empty(&uq->sq_ring)) {
 		irdma_uk_cq_reuse(ukcq, uq->sq_ring.tail);
 		*more = true;
 	}
@@ -545,12 +585,17 @@ static bool irdma_poll_sq(struct irdma_qp *qp, struct irdma_uk_cq *ukcq,
 	return w->op != IRDMA_WQEOP_NOP || w->wr_id;
 }
 
+/*
+ * The RQ side: receives complete in order, so an error completion (a
+ * flush, or the receive that failed) goes to the oldest one queued
+ * whatever index it carries, as the stock driver takes it.
+ */
 static bool irdma_poll_rq(struct irdma_qp *qp, struct irdma_uk_cq *ukcq,
 			  struct irdma_cqe_info *info, struct ib_wc *wc,
 			  bool *more)
 {
 	struct irdma_uk_qp *uq = &qp->uk;
-	u32 idx = info->wqe_idx >> uq->rq_shift;
+	u32 idx = info->error ? uq->rq_ring.tail : info->wqe_idx >> uq->rq_shift;
 
 	*more = false;
 	if (idx >= uq->rq_ring.size || irdma_ring_empty(&uq->rq_ring))
@@ -559,8 +604,7 @@ static bool irdma_poll_rq(struct irdma_qp *qp, struct irdma_uk_cq *ukcq,
 	wc->wr_id = uq->rq_wr_id[idx];
 	WRITE_ONCE(uq->rq_ring.tail, (idx + 1) % uq->rq_ring.size);
 
-	if (info->error && info->major == IRDMA_CQE_MAJ_FLUSH &&
-	    !irdma_ring_empty(&uq->rq_ring)) {
+	if (irdma_cqe_flushed(info) && !irdma_ring_empty(&uq->rq_ring)) {
 		irdma_uk_cq_reuse(ukcq, uq->rq_ring.tail << uq->rq_shift);
 		*more = true;
 	}

@@ -1096,10 +1096,6 @@ void irdma_qp_async_event(struct irdma_fn *fn, u32 qp_id, u16 code, u8 source,
 	if (!qp)
 		return;
 
-	if (code == IRDMA_AE_QP_SUSPEND_COMPLETE) {
-		irdma_qp_put(qp);
-		return;
-	}
 	irdma_qp_ae_class(code, &flush, &qp->ae_event);
 	spin_lock_irqsave(&qp->lock, flags);
 	qp->flush_code = flush;

@@ -649,6 +649,93 @@ static void irdma_qp_rq_error_idx_test(struct kunit *test)
 	qp_env_teardown(test, e);
 }
 
+static void qp_env_cq_event(struct ib_event *ev, void *ctx)
+{
+	if (ev->event == IB_EVENT_CQ_ERR)
+		complete(ctx);
+}
+
+static enum ib_qp_state qp_env_state(struct ib_qp *qp)
+{
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr attr;
+
+	if (ib_query_qp(qp, &attr, IB_QP_STATE, &init))
+		return IB_QPS_RESET;
+	return attr.qp_state;
+}
+
+/*
+ * Asynchronous events are taken by their code first, as the stock driver
+ * takes them: a QP's fatal code with the reserved source still fails the
+ * QP, an informational one with a QP's source leaves the QP as it is,
+ * and a CQ operation error reaches the CQ's consumer as IB_EVENT_CQ_ERR.
+ */
+static void irdma_qp_ae_target_test(struct kunit *test)
+{
+	struct ib_cq_init_attr cq_attr = { .cqe = 16 };
+	DECLARE_COMPLETION_ONSTACK(cq_err);
+	struct sim_dev *sdev;
+	struct qp_env *e;
+	struct ib_cq *cq;
+	int tries;
+
+	e = qp_env_setup(test, 7);
+	sdev = to_sim_dev(e->adev->dev.parent);
+	/* Raised in this order, taken in this order. */
+	sim_fault_queue_ae(sdev, IRDMA_AE_LLP_DOUBT_REACHABILITY, e->a->qp_num,
+			   IRDMA_AE_SOURCE_SQ);
+	sim_fault_queue_ae(sdev, IRDMA_AE_LLP_TOO_MANY_RETRIES, e->b->qp_num,
+			   IRDMA_AE_SOURCE_RSVD);
+	for (tries = 0; tries < 200 && qp_env_state(e->b) != IB_QPS_ERR; tries++)
+		usleep_range(10000, 20000);
+	KUNIT_EXPECT_EQ(test, qp_env_state(e->b), IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, qp_env_state(e->a), IB_QPS_RTS);
+
+	cq = ib_create_cq(e->ibdev, NULL, qp_env_cq_event, &cq_err, &cq_attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(cq));
+	sim_fault_queue_ae(sdev, IRDMA_AE_CQ_OPERATION_ERROR, to_iwcq(cq)->hw.id,
+			   IRDMA_AE_SOURCE_CQ);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&cq_err, 2 * HZ), 0);
+	ib_destroy_cq(cq);
+	qp_env_teardown(test, e);
+}
+
+/*
+ * Every code the driver knows is classified; a code left out of the
+ * sorted table would fall to the source's rule.
+ */
+static void irdma_ae_target_table_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, irdma_ae_target(IRDMA_AE_PRIV_OPERATION_DENIED, 0),
+			IRDMA_AE_QP_ERROR);
+	KUNIT_EXPECT_EQ(test, irdma_ae_target(IRDMA_AE_LLP_TOO_MANY_RETRIES, 0),
+			IRDMA_AE_QP_ERROR);
+	KUNIT_EXPECT_EQ(test, irdma_ae_target(IRDMA_AE_LCE_QP_CATASTROPHIC,
+					      IRDMA_AE_SOURCE_CQ), IRDMA_AE_QP_ERROR);
+	KUNIT_EXPECT_EQ(test, irdma_ae_target(IRDMA_AE_QP_SUSPEND_COMPLETE,
+					      IRDMA_AE_SOURCE_SQ), IRDMA_AE_QP_NOTE);
+	KUNIT_EXPECT_EQ(test, irdma_ae_target(IRDMA_AE_RESET_NOT_SENT,
+					      IRDMA_AE_SOURCE_RQ), IRDMA_AE_QP_NOTE);
+	KUNIT_EXPECT_EQ(test, irdma_ae_target(IRDMA_AE_RESOURCE_EXHAUSTION,
+					      IRDMA_AE_SOURCE_SQ), IRDMA_AE_QP_NOTE);
+	KUNIT_EXPECT_EQ(test, irdma_ae_target(IRDMA_AE_LCE_CQ_CATASTROPHIC,
+					      IRDMA_AE_SOURCE_SQ), IRDMA_AE_CQ_ERROR);
+	KUNIT_EXPECT_EQ(test, irdma_ae_target(IRDMA_AE_SRQ_LIMIT, 0),
+			IRDMA_AE_SRQ_EVENT);
+	/* Not in the table: the source decides. */
+	KUNIT_EXPECT_EQ(test, irdma_ae_target(IRDMA_AE_AMP_BAD_STAG_KEY,
+					      IRDMA_AE_SOURCE_RQ), IRDMA_AE_QP_ERROR);
+	KUNIT_EXPECT_EQ(test, irdma_ae_target(IRDMA_AE_AMP_BAD_STAG_KEY, 0),
+			IRDMA_AE_NOTHING);
+	KUNIT_EXPECT_EQ(test, irdma_ae_target(IRDMA_AE_CQ_OPERATION_ERROR,
+					      IRDMA_AE_SOURCE_CQ), IRDMA_AE_CQ_ERROR);
+	KUNIT_EXPECT_EQ(test, irdma_ae_target(IRDMA_AE_CQ_OPERATION_ERROR,
+					      IRDMA_AE_SOURCE_SQ), IRDMA_AE_QP_ERROR);
+	KUNIT_EXPECT_EQ(test, irdma_ae_target(0x0fff, IRDMA_AE_SOURCE_CQ),
+			IRDMA_AE_NOTHING);
+}
+
 /* A UD QP taken to RTS with Q_Key 0x1111. */
 static struct ib_qp *qp_env_ud_qp(struct kunit *test, struct qp_env *e)
 {
@@ -1728,6 +1815,8 @@ static struct kunit_case irdma_qp_cases[] = {
 	KUNIT_CASE_SLOW(irdma_qp_flush_test),
 	KUNIT_CASE_SLOW(irdma_qp_bad_wr_test),
 	KUNIT_CASE_SLOW(irdma_qp_rq_error_idx_test),
+	KUNIT_CASE_SLOW(irdma_qp_ae_target_test),
+	KUNIT_CASE(irdma_ae_target_table_test),
 	KUNIT_CASE_SLOW(irdma_qp_ud_test),
 	KUNIT_CASE_SLOW(irdma_qp_atomic_ah_test),
 	KUNIT_CASE_SLOW(irdma_qp_cq_resize_test),

@@ -6,7 +6,7 @@
  *   fail_cqp_count  how many of them fail (default 1)
  *   delay_cqp_op    CQP opcode to hold back (-1: none)
  *   delay_cqp_ms    for how long, each time
- *   raise_ae        write "CODE [ID]" to post an asynchronous event
+ *   raise_ae        write "CODE [ID [SOURCE]]" to post an asynchronous event
  *   reset           write 1 to reset the function as its LAN driver
  *                   would: unplug the RDMA function, reset, plug it back
  *   stats           what the engine did
@@ -101,17 +101,18 @@ static ssize_t sim_raise_ae_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)
 {
 	struct sim_dev *sdev = file->private_data;
-	unsigned int code, id = 0;
+	unsigned int code, id = 0, source = 0;
 	char buf[32];
 	size_t len = min(count, sizeof(buf) - 1);
 
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = '\0';
-	if (sscanf(buf, "%i %i", &code, &id) < 1 ||
-	    code > FIELD_MAX(IRDMA_AEQE_AECODE) || id >= BIT(19))
+	if (sscanf(buf, "%i %i %i", &code, &id, &source) < 1 ||
+	    code > FIELD_MAX(IRDMA_AEQE_AECODE) || id >= BIT(19) ||
+	    source > FIELD_MAX(IRDMA_AEQE_AESRC))
 		return -EINVAL;
-	sim_fault_queue_ae(sdev, code, id);
+	sim_fault_queue_ae(sdev, code, id, source);
 	return count;
 }
 

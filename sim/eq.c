@@ -266,22 +266,11 @@ void sim_aeq_destroy(struct sim_dev *sdev, const __le64 *wqe,
 }
 
 /**
- * sim_aeq_post - report an asynchronous event
+ * sim_aeq_post_qp - post an asynchronous event about a QP (or a CQ)
  * @sdev: the simulated function
  * @code: the AE code
- * @id: the QP or CQ it concerns
- */
-void sim_aeq_post(struct sim_dev *sdev, u32 code, u32 id)
-{
-	sim_aeq_post_qp(sdev, code, id, 0, 0, 0);
-}
-
-/**
- * sim_aeq_post_qp - post an asynchronous event about a QP
- * @sdev: the simulated function
- * @code: the AE code
- * @id: the QP
- * @source: which side of it (IRDMA_AE_SOURCE_*)
+ * @id: the QP, or the CQ for a CQ's source
+ * @source: which side of it (IRDMA_AE_SOURCE_*), as silicon reports it
  * @wqe_idx: the WQE concerned
  * @state: the QP's state (enum irdma_qp_hw_state)
  */
@@ -334,13 +323,14 @@ void sim_aeq_post_full(struct sim_dev *sdev, u32 code, u32 id, u8 source,
  * @sdev: the simulated function
  * @code: the AE code
  * @id: the QP or CQ it concerns
+ * @source: the AEQE's source field (IRDMA_AE_SOURCE_*)
  */
-void sim_fault_queue_ae(struct sim_dev *sdev, u32 code, u32 id)
+void sim_fault_queue_ae(struct sim_dev *sdev, u32 code, u32 id, u8 source)
 {
 	struct sim_faults *f = &sdev->faults;
 
 	spin_lock(&f->ae_lock);
-	kfifo_put(&f->aes, (u64)code << 32 | id);
+	kfifo_put(&f->aes, (u64)source << 48 | (u64)code << 32 | id);
 	spin_unlock(&f->ae_lock);
 }
 
@@ -363,7 +353,8 @@ bool sim_fault_post_aes(struct sim_dev *sdev)
 			break;
 		}
 		spin_unlock(&f->ae_lock);
-		sim_aeq_post(sdev, ae >> 32, lower_32_bits(ae));
+		sim_aeq_post_qp(sdev, (ae >> 32) & 0xffff, lower_32_bits(ae),
+				ae >> 48, 0, 0);
 		work = true;
 	}
 	return work;

@@ -349,7 +349,8 @@ static void sim_qp_complete(struct sim_dev *sdev, struct sim_qp *qp, bool sq,
 	if (!cq || (ext ? sim_cq_post_ext(sdev, cq, cqe, ext) :
 			  sim_cq_post(sdev, cq, cqe))) {
 		sdev->stats.cq_overflows++;
-		sim_aeq_post(sdev, IRDMA_AE_CQ_OPERATION_ERROR, sq ? qp->scq : qp->rcq);
+		sim_aeq_post_qp(sdev, IRDMA_AE_CQ_OPERATION_ERROR, sq ? qp->scq : qp->rcq,
+				IRDMA_AE_SOURCE_CQ, 0, 0);
 	}
 }
 
@@ -367,6 +368,12 @@ void sim_qp_flush(struct sim_dev *sdev, const __le64 *wqe,
 	u64 cqe[4] = {};
 	u64 rqhdr = 0, pa;
 
+	/*
+	 * A flush completion's WQE index is not the queue's oldest WQE: the
+	 * stock driver never reads it there (it walks from its own tail), and
+	 * what silicon puts in it is not known. The one past the oldest is
+	 * given, so a driver that trusts it loses a completion.
+	 */
 	if (!qp)
 		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
 	qp->state = IRDMA_QPS_ERROR;
@@ -375,7 +382,7 @@ void sim_qp_flush(struct sim_dev *sdev, const __le64 *wqe,
 		cqe[3] = IRDMA_CQE_ERROR |
 			 FIELD_PREP(IRDMA_CQE_MAJERR, FIELD_GET(IRDMA_FLUSH_SQMAJOR, codes)) |
 			 FIELD_PREP(IRDMA_CQE_MINERR, FIELD_GET(IRDMA_FLUSH_SQMINOR, codes)) |
-			 FIELD_PREP(IRDMA_CQE_WQEIDX, qp->sq_tail);
+			 FIELD_PREP(IRDMA_CQE_WQEIDX, (qp->sq_tail + 1) % qp->sq_size);
 		sim_qp_complete(sdev, qp, true, cqe, NULL);
 		res->min = IRDMA_FLUSH_DONE_SQ;
 	}
@@ -386,7 +393,8 @@ void sim_qp_flush(struct sim_dev *sdev, const __le64 *wqe,
 		cqe[3] = IRDMA_CQE_ERROR |
 			 FIELD_PREP(IRDMA_CQE_MAJERR, FIELD_GET(IRDMA_FLUSH_RQMAJOR, codes)) |
 			 FIELD_PREP(IRDMA_CQE_MINERR, FIELD_GET(IRDMA_FLUSH_RQMINOR, codes)) |
-			 FIELD_PREP(IRDMA_CQE_WQEIDX, qp->rq_head << qp->rq_shift);
+			 FIELD_PREP(IRDMA_CQE_WQEIDX,
+				    ((qp->rq_head + 1) % qp->rq_size) << qp->rq_shift);
 		sim_qp_complete(sdev, qp, false, cqe, NULL);
 		res->min = res->min ? 0 : IRDMA_FLUSH_DONE_RQ;
 	}

@@ -767,13 +767,12 @@ void sim_aeq_create(struct sim_dev *sdev, const __le64 *wqe,
 void sim_aeq_destroy(struct sim_dev *sdev, const __le64 *wqe,
 		     struct sim_cqp_result *res);
 void sim_ceq_post(struct sim_dev *sdev, u32 ceq_id, u64 ctx);
-void sim_aeq_post(struct sim_dev *sdev, u32 code, u32 id);
 void sim_aeq_post_qp(struct sim_dev *sdev, u32 code, u32 id, u8 source,
 		     u32 wqe_idx, u8 state);
 void sim_aeq_post_ctx(struct sim_dev *sdev, u32 code, u32 id, u64 ctx);
 void sim_aeq_post_full(struct sim_dev *sdev, u32 code, u32 id, u8 source,
 		       u32 wqe_idx, u8 state, u64 q0);
-void sim_fault_queue_ae(struct sim_dev *sdev, u32 code, u32 id);
+void sim_fault_queue_ae(struct sim_dev *sdev, u32 code, u32 id, u8 source);
 bool sim_fault_post_aes(struct sim_dev *sdev);
 void sim_vector_fire(struct sim_dev *sdev, u32 msix_idx);
 bool sim_vectors_poll(struct sim_dev *sdev);

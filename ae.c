@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * What an asynchronous event is about. An AEQE names an object by number
+ * and carries a code and a source; the code decides first, as the stock
+ * driver decides: a QP's fatal codes are the QP's whatever the source
+ * says (silicon reports some with a reserved source), a few codes only
+ * inform, and a CQ's error names a CQ. A code this table does not know
+ * is the QP's when the source names a side of a QP (the odd sources: RQ,
+ * SQ, inbound and outbound read), a CQ's error when it is a CQ operation
+ * error, and nothing otherwise.
+ */
+#include <linux/bsearch.h>
+
+#include "main.h"
+
+struct irdma_ae_kind {
+	u16 code;
+	u8 target;
+};
+
+/* Sorted by code. */
+static const struct irdma_ae_kind irdma_ae_kinds[] = {
+	{ IRDMA_AE_PRIV_OPERATION_DENIED, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_AMP_INVALIDATE_TYPE1_MW, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_AMP_MWBIND_ZERO_BASED_TYPE1_MW, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_AMP_FASTREG_INVALID_PBL_HPS_CFG, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_AMP_FASTREG_PBLE_MISMATCH, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_UDA_XMIT_DGRAM_TOO_LONG, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_UDA_XMIT_BAD_PD, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_UDA_XMIT_DGRAM_TOO_SHORT, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_UDA_L4LEN_INVALID, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_BAD_CLOSE, IRDMA_AE_QP_ERROR },
+	/* iWARP's connection events are its connection manager's. */
+	{ IRDMA_AE_RDMAP_ROE_BAD_LLP_CLOSE, IRDMA_AE_QP_NOTE },
+	{ IRDMA_AE_RDMA_READ_WHILE_ORD_ZERO, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_STAG_ZERO_INVALID, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_IB_RREQ_AND_Q1_FULL, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_IB_INVALID_REQUEST, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_SRQ_LIMIT, IRDMA_AE_SRQ_EVENT },
+	{ IRDMA_AE_WQE_UNEXPECTED_OPCODE, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_IB_REMOTE_ACCESS_ERROR, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_IB_REMOTE_OP_ERROR, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_DDP_UBE_INVALID_DDP_VERSION, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_DDP_UBE_INVALID_MO, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_DDP_UBE_INVALID_QN, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_DDP_NO_L_BIT, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_RDMAP_ROE_INVALID_RDMAP_VERSION, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_RDMAP_ROE_UNEXPECTED_OPCODE, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_ROE_INVALID_RDMA_READ_REQUEST, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_ROE_INVALID_RDMA_WRITE_OR_READ_RESP, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_ROCE_RSP_LENGTH_ERROR, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_ROCE_EMPTY_MCG, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_ROCE_BAD_MC_IP_ADDR, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_ROCE_BAD_MC_QPID, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_MCG_QP_PROTOCOL_MISMATCH, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_INVALID_ARP_ENTRY, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_INVALID_TCP_OPTION_RCVD, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_STALE_ARP_ENTRY, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_INVALID_AH_ENTRY, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_LLP_CLOSE_COMPLETE, IRDMA_AE_QP_NOTE },
+	{ IRDMA_AE_LLP_CONNECTION_RESET, IRDMA_AE_QP_NOTE },
+	{ IRDMA_AE_LLP_FIN_RECEIVED, IRDMA_AE_QP_NOTE },
+	{ IRDMA_AE_LLP_RECEIVED_MPA_CRC_ERROR, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_LLP_SEGMENT_TOO_SMALL, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_LLP_SYN_RECEIVED, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_LLP_TERMINATE_RECEIVED, IRDMA_AE_QP_NOTE },
+	{ IRDMA_AE_LLP_TOO_MANY_RETRIES, IRDMA_AE_QP_ERROR },
+	/* Informational: the QP goes on. */
+	{ IRDMA_AE_LLP_DOUBT_REACHABILITY, IRDMA_AE_QP_NOTE },
+	{ IRDMA_AE_LLP_CONNECTION_ESTABLISHED, IRDMA_AE_QP_NOTE },
+	{ IRDMA_AE_RESOURCE_EXHAUSTION, IRDMA_AE_QP_NOTE },
+	{ IRDMA_AE_RESET_SENT, IRDMA_AE_QP_ERROR },
+	{ IRDMA_AE_TERMINATE_SENT, IRDMA_AE_QP_NOTE },
+	{ IRDMA_AE_RESET_NOT_SENT, IRDMA_AE_QP_NOTE },
+	{ IRDMA_AE_LCE_QP_CATASTROPHIC, IRDMA_AE_QP_ERROR },
+	/*
+	 * The stock driver drops a CQ's catastrophic error; its consumer
+	 * is told here, as of a CQ operation error.
+	 */
+	{ IRDMA_AE_LCE_CQ_CATASTROPHIC, IRDMA_AE_CQ_ERROR },
+	{ IRDMA_AE_QP_SUSPEND_COMPLETE, IRDMA_AE_QP_NOTE },
+};
+
+static int irdma_ae_kind_cmp(const void *key, const void *elt)
+{
+	const struct irdma_ae_kind *k = elt;
+
+	return (int)*(const u16 *)key - (int)k->code;
+}
+
+/**
+ * irdma_ae_target - what an asynchronous event is about
+ * @code: the AEQE's code (enum irdma_ae_code)
+ * @source: its source field (IRDMA_AE_SOURCE_*)
+ *
+ * Return: enum irdma_ae_target: an error of the QP the AEQE names, a note
+ * about it, an error of a CQ, an SRQ's event, or nothing for the driver.
+ */
+enum irdma_ae_target irdma_ae_target(u16 code, u8 source)
+{
+	const struct irdma_ae_kind *k;
+
+	k = bsearch(&code, irdma_ae_kinds, ARRAY_SIZE(irdma_ae_kinds),
+		    sizeof(*k), irdma_ae_kind_cmp);
+	if (k)
+		return k->target;
+	if (source & 1)
+		return IRDMA_AE_QP_ERROR;
+	if (code == IRDMA_AE_CQ_OPERATION_ERROR)
+		return IRDMA_AE_CQ_ERROR;
+	return IRDMA_AE_NOTHING;
+}
