@@ -28,6 +28,29 @@ static u64 irdma_cq_ctx(u32 id, u32 gen)
 	       FIELD_PREP(IRDMA_CQ_CTX_GEN, gen);
 }
 
+/*
+ * The live CQ @id, held for an event (irdma_cq_put() lets go); with @ctx,
+ * only while it still carries that context (a CEQE may outlive its CQ).
+ */
+static struct irdma_cq *irdma_cq_get_live(struct irdma_fn *fn, u32 id, u64 ctx)
+{
+	struct irdma_cq *cq;
+	unsigned long flags;
+
+	xa_lock_irqsave(&fn->cq_table, flags);
+	cq = xa_load(&fn->cq_table, id);
+	if (cq && ((ctx && cq->hw.ctx != ctx) || !refcount_inc_not_zero(&cq->refs)))
+		cq = NULL;
+	xa_unlock_irqrestore(&fn->cq_table, flags);
+	return cq;
+}
+
+static void irdma_cq_put(struct irdma_cq *cq)
+{
+	if (refcount_dec_and_test(&cq->refs))
+		complete(&cq->unused);
+}
+
 /**
  * irdma_cq_ceq_event - a CEQ named a CQ: tell its consumer
  * @fn: the function
@@ -37,15 +60,10 @@ static u64 irdma_cq_ctx(u32 id, u32 gen)
  */
 void irdma_cq_ceq_event(struct irdma_fn *fn, u64 ctx)
 {
-	u32 id = FIELD_GET(IRDMA_CQ_CTX_ID, ctx) - 1;
 	struct irdma_cq *cq;
 	unsigned long flags;
 
-	xa_lock_irqsave(&fn->cq_table, flags);
-	cq = xa_load(&fn->cq_table, id);
-	if (cq && (cq->hw.ctx != ctx || !refcount_inc_not_zero(&cq->refs)))
-		cq = NULL;
-	xa_unlock_irqrestore(&fn->cq_table, flags);
+	cq = irdma_cq_get_live(fn, FIELD_GET(IRDMA_CQ_CTX_ID, ctx) - 1, ctx);
 	if (!cq)
 		return;
 
@@ -54,8 +72,7 @@ void irdma_cq_ceq_event(struct irdma_fn *fn, u64 ctx)
 	spin_unlock_irqrestore(&cq->lock, flags);
 	if (cq->ibcq.comp_handler)
 		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
-	if (refcount_dec_and_test(&cq->refs))
-		complete(&cq->unused);
+	irdma_cq_put(cq);
 }
 
 /**
@@ -68,14 +85,8 @@ void irdma_cq_ceq_event(struct irdma_fn *fn, u64 ctx)
 void irdma_cq_async_event(struct irdma_fn *fn, u32 id)
 {
 	struct ib_event ev = { .event = IB_EVENT_CQ_ERR };
-	struct irdma_cq *cq;
-	unsigned long flags;
+	struct irdma_cq *cq = irdma_cq_get_live(fn, id, 0);
 
-	xa_lock_irqsave(&fn->cq_table, flags);
-	cq = xa_load(&fn->cq_table, id);
-	if (cq && !refcount_inc_not_zero(&cq->refs))
-		cq = NULL;
-	xa_unlock_irqrestore(&fn->cq_table, flags);
 	if (!cq)
 		return;
 
@@ -85,8 +96,7 @@ void irdma_cq_async_event(struct irdma_fn *fn, u32 id)
 		ev.element.cq = &cq->ibcq;
 		cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);
 	}
-	if (refcount_dec_and_test(&cq->refs))
-		complete(&cq->unused);
+	irdma_cq_put(cq);
 }
 
 /* CQ slots for @entries completions: each may take two (extended CQEs). */
