@@ -368,17 +368,17 @@ void sim_qp_flush(struct sim_dev *sdev, const __le64 *wqe,
 	u64 cqe[4] = {};
 	u64 rqhdr = 0, pa;
 
-	/*
-	 * A flush completion's WQE index is not the queue's oldest WQE: the
-	 * stock driver never reads it there (it walks from its own tail), and
-	 * what silicon puts in it is not known. The one past the oldest is
-	 * given, so a driver that trusts it loses a completion.
-	 */
 	if (!qp)
 		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
 	qp->state = IRDMA_QPS_ERROR;
 	if ((hdr & IRDMA_FLUSH_SQ) &&
 	    sim_valid(sim_sq_wqe_hdr(sdev, qp, qp->sq_tail), qp->sq_polarity)) {
+		/*
+		 * A flush completion's WQE index is not the queue's oldest WQE: the
+		 * stock driver never reads it there (it walks from its own tail), and
+		 * what silicon puts in it is not known. The one past the oldest is
+		 * given, so a driver that trusts it loses a completion.
+		 */
 		cqe[3] = IRDMA_CQE_ERROR |
 			 FIELD_PREP(IRDMA_CQE_MAJERR, FIELD_GET(IRDMA_FLUSH_SQMAJOR, codes)) |
 			 FIELD_PREP(IRDMA_CQE_MINERR, FIELD_GET(IRDMA_FLUSH_SQMINOR, codes)) |
