@@ -60,12 +60,33 @@ static int irdma_ice_rdma_filter(struct irdma_fn *fn, bool on)
 	return ice_rdma_update_vsi_filter(fn->res.lan_priv, fn->res.vsi_num, on);
 }
 
+/* ice's DCB state: what it fills, and zeros elsewhere. */
+static void irdma_ice_get_qos(struct irdma_fn *fn, struct irdma_qos *qos)
+{
+	struct iidc_qos_params p = {};
+	int i;
+
+	ice_get_qos_params(fn->res.lan_priv, &p);
+	memset(qos, 0, sizeof(*qos));
+	qos->num_tc = min_t(u8, p.num_tc, IRDMA_MAX_UPS);
+	for (i = 0; i < IRDMA_MAX_UPS; i++) {
+		qos->up2tc[i] = p.up2tc[i] & (IRDMA_MAX_UPS - 1);
+		if (i < qos->num_tc)
+			qos->rel_bw[i] = p.tc_info[i].rel_bw;
+	}
+	qos->dscp = p.pfc_mode == IIDC_DSCP_PFC_MODE;
+	if (qos->dscp)
+		for (i = 0; i < IRDMA_DSCP_CODES; i++)
+			qos->dscp_map[i] = p.dscp_map[i] & (IRDMA_MAX_UPS - 1);
+}
+
 static const struct irdma_fn_ops irdma_ice_ops = {
 	.request_reset = irdma_ice_request_reset,
 	.bar_pfn = irdma_ice_bar_pfn,
 	.add_qset = irdma_ice_add_qset,
 	.del_qset = irdma_ice_del_qset,
 	.rdma_filter = irdma_ice_rdma_filter,
+	.get_qos = irdma_ice_get_qos,
 };
 
 /* Push pages BAR0 has room for past 8 MiB, the last one's doorbell too. */

@@ -51,12 +51,28 @@ static int irdma_sim_fn_rdma_filter(struct irdma_fn *fn, bool on)
 	return 0;
 }
 
+static void irdma_sim_fn_get_qos(struct irdma_fn *fn, struct irdma_qos *qos)
+{
+	struct irdma_sim_adev *sadev = fn->res.lan_priv;
+	struct irdma_sim_qos q;
+	int i;
+
+	sadev->get_qos(sadev, &q);
+	memset(qos, 0, sizeof(*qos));
+	qos->num_tc = min_t(u8, q.num_tc, IRDMA_MAX_UPS);
+	for (i = 0; i < IRDMA_MAX_UPS; i++) {
+		qos->up2tc[i] = q.up2tc[i] & (IRDMA_MAX_UPS - 1);
+		qos->rel_bw[i] = q.rel_bw[i];
+	}
+}
+
 static const struct irdma_fn_ops irdma_sim_ops = {
 	.request_reset = irdma_sim_fn_reset,
 	.bar_pfn = irdma_sim_bar_pfn,
 	.add_qset = irdma_sim_fn_add_qset,
 	.del_qset = irdma_sim_fn_del_qset,
 	.rdma_filter = irdma_sim_fn_rdma_filter,
+	.get_qos = irdma_sim_fn_get_qos,
 };
 
 static int irdma_sim_probe(struct auxiliary_device *adev,

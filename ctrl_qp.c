@@ -196,23 +196,21 @@ void irdma_build_flush_wqes(struct irdma_cqp_wqe *cmd, u32 qp_id, bool sq,
  * irdma_build_ws_node - WORK_SCHED_NODE: add, change or drop a node
  * @cmd: the command to fill
  * @op: IRDMA_WS_OP_*
- * @node: the node's id
- * @parent: its parent's id (the root is its own parent)
- * @vsi: the VSI it serves
- * @leaf: a queue set (traffic class 0) rather than an inner node
- * @enable: the node schedules
+ * @node: the node, as it is to be (a deletion names it as it stands)
  */
-void irdma_build_ws_node(struct irdma_cqp_wqe *cmd, u8 op, u16 node,
-			 u16 parent, u16 vsi, bool leaf, bool enable)
+void irdma_build_ws_node(struct irdma_cqp_wqe *cmd, u8 op,
+			 const struct irdma_ws_node *node)
 {
 	irdma_cmd_init(cmd, IRDMA_CQPOP_WORK_SCHED_NODE);
-	cmd->q[4] = FIELD_PREP(IRDMA_WS_VSI, vsi) | FIELD_PREP(IRDMA_WS_WEIGHT, 1);
-	cmd->q[3] |= FIELD_PREP(IRDMA_WS_NODEID, node) |
-		     FIELD_PREP(IRDMA_WS_PARENTID, parent) |
+	cmd->q[4] = FIELD_PREP(IRDMA_WS_VSI, node->vsi) |
+		    FIELD_PREP(IRDMA_WS_WEIGHT, node->weight);
+	cmd->q[3] |= FIELD_PREP(IRDMA_WS_NODEID, node->id) |
+		     FIELD_PREP(IRDMA_WS_PARENTID, node->parent) |
 		     FIELD_PREP(IRDMA_WS_NODEOP, op) |
+		     FIELD_PREP(IRDMA_WS_TC, node->tc) |
 		     FIELD_PREP(IRDMA_WS_PRIOTYPE, IRDMA_WS_PRIO_WEIGHTED_RR) |
-		     FIELD_PREP(IRDMA_WS_LEAF, leaf) |
-		     FIELD_PREP(IRDMA_WS_ENABLE, enable);
+		     FIELD_PREP(IRDMA_WS_LEAF, node->leaf) |
+		     FIELD_PREP(IRDMA_WS_ENABLE, node->enable);
 }
 
 /**

@@ -241,10 +241,14 @@ static int irdma_hmc_commit(struct irdma_fn *fn)
 		if (o[i].cnt)
 			end = max(end, o[i].base + (u64)o[i].cnt * o[i].size);
 	}
+	/*
+	 * Segment numbers are the FPM address over 2 MiB: the function's own
+	 * start at first_sd, the segments below it are not its to program.
+	 */
 	fn->hmc.sd_cnt = DIV_ROUND_UP_ULL(end, IRDMA_HMC_SD_SIZE);
-	if (fn->hmc.sd_cnt > fn->hmc.max_sds) {
-		dev_err(fn->res.dev, "committed HMC spans %u segments of %u\n",
-			fn->hmc.sd_cnt, fn->hmc.max_sds);
+	if (fn->hmc.sd_cnt > fn->hmc.first_sd + fn->hmc.max_sds) {
+		dev_err(fn->res.dev, "committed HMC ends at segment %u, past %u + %u\n",
+			fn->hmc.sd_cnt, fn->hmc.first_sd, fn->hmc.max_sds);
 		return -EINVAL;
 	}
 	return 0;

@@ -577,6 +577,21 @@ static int irdma_arp_table_alloc(struct irdma_fn *fn)
 	return 0;
 }
 
+/*
+ * The port's traffic classes from the LAN driver; without its word (X722),
+ * one class with no share to weigh.
+ */
+static void irdma_fn_load_qos(struct irdma_fn *fn)
+{
+	struct irdma_qos *qos = &fn->qos;
+
+	memset(qos, 0, sizeof(*qos));
+	if (fn->res.ops->get_qos)
+		fn->res.ops->get_qos(fn, qos);
+	if (!qos->num_tc)
+		qos->num_tc = 1;
+}
+
 /**
  * irdma_fn_probe - take over an RDMA function a front-end found
  * @res: the function's resources; copied, the caller keeps its own
@@ -619,6 +634,7 @@ struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res)
 	mutex_init(&fn->ah_lock);
 	hash_init(fn->ah_hash);
 
+	irdma_fn_load_qos(fn);
 	err = irdma_stats_init(fn);
 	if (!err)
 		err = irdma_init_uk_attrs(res->gen, &fn->uk_attrs);

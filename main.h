@@ -43,6 +43,26 @@ enum irdma_ae_target {
 
 struct irdma_fn;
 
+#define IRDMA_MAX_UPS		8	/* user priorities, and traffic classes */
+#define IRDMA_DSCP_CODES	64
+
+/**
+ * struct irdma_qos - the port's quality of service, as the LAN driver
+ *	configured it (DCB)
+ * @num_tc: traffic classes enabled, from 0 (0: the LAN driver has none)
+ * @up2tc: the traffic class of each user priority
+ * @rel_bw: each traffic class's share of the port (ETS, percent)
+ * @dscp: priorities come from the DSCP (else from the IP TOS)
+ * @dscp_map: the user priority of each DSCP value
+ */
+struct irdma_qos {
+	u8 num_tc;
+	u8 up2tc[IRDMA_MAX_UPS];
+	u8 rel_bw[IRDMA_MAX_UPS];
+	bool dscp;
+	u8 dscp_map[IRDMA_DSCP_CODES];
+};
+
 /**
  * struct irdma_fn_ops - services the front-end's LAN driver provides
  * @request_reset: ask the LAN driver to reset the function
@@ -56,8 +76,9 @@ struct irdma_fn;
  * @del_qset: detach a queue set @add_qset attached
  * @rdma_filter: have the LAN driver steer RoCE packets to the RDMA engine
  *	(on) or leave them to the LAN queues (off). 0 or a negative errno.
+ * @get_qos: the port's traffic classes, priorities and shares (DCB)
  *
- * The last three are absent where the LAN driver leaves them to the RDMA
+ * The last four are absent where the LAN driver leaves them to the RDMA
  * driver (X722).
  */
 struct irdma_fn_ops {
@@ -66,6 +87,7 @@ struct irdma_fn_ops {
 	int (*add_qset)(struct irdma_fn *fn, u8 tc, u16 qs_handle, u32 *teid);
 	void (*del_qset)(struct irdma_fn *fn, u8 tc, u16 qs_handle, u32 teid);
 	int (*rdma_filter)(struct irdma_fn *fn, bool on);
+	void (*get_qos)(struct irdma_fn *fn, struct irdma_qos *qos);
 };
 
 /**
@@ -244,7 +266,8 @@ struct irdma_hmc_objinfo {
  * @q1_block: Q1 free-list block size
  * @rrf_block: RRF free-list block size
  * @ooiscf_block: OOISC free-list block size
- * @sd_cnt: segments the committed objects span
+ * @sd_cnt: segment numbers up to the committed objects' end (from 0:
+ *	those below @first_sd are never the function's)
  * @sd: the 2 MiB backing of each segment, where allocated
  */
 struct irdma_hmc {
@@ -389,6 +412,7 @@ enum irdma_init_step {
  * @ws_users: QPs that use the scheduler's queue set
  * @qs_handle: the queue set the scheduler gave
  * @qs_teid: the LAN scheduler's node for it
+ * @qos: the port's traffic classes and priorities (irdma_fn_load_qos())
  * @rdma_filter: the LAN driver steers RoCE packets to the engine
  * @mr_ids: memory key indexes in use
  * @ah_ids: address handle indexes in use
@@ -437,6 +461,7 @@ struct irdma_fn {
 	u32 ws_users;
 	u16 qs_handle;
 	u32 qs_teid;
+	struct irdma_qos qos;
 	bool rdma_filter;
 	struct ida mr_ids;
 	struct ida ah_ids;
@@ -658,8 +683,28 @@ void irdma_build_destroy_qp(struct irdma_cqp_wqe *cmd,
 			    const struct irdma_qp_hw_info *info);
 void irdma_build_flush_wqes(struct irdma_cqp_wqe *cmd, u32 qp_id, bool sq,
 			    bool rq, u16 sq_minor, u16 rq_minor);
-void irdma_build_ws_node(struct irdma_cqp_wqe *cmd, u8 op, u16 node,
-			 u16 parent, u16 vsi, bool leaf, bool enable);
+/**
+ * struct irdma_ws_node - a node of the transmit scheduler's tree
+ * @id: the node's id
+ * @parent: its parent's id (the root is its own parent)
+ * @vsi: the VSI it serves
+ * @tc: its traffic class (a leaf's; 0 for inner nodes)
+ * @weight: its share among its siblings (weighted round robin)
+ * @leaf: a queue set rather than an inner node
+ * @enable: the node schedules
+ */
+struct irdma_ws_node {
+	u16 id;
+	u16 parent;
+	u16 vsi;
+	u8 tc;
+	u8 weight;
+	bool leaf;
+	bool enable;
+};
+
+void irdma_build_ws_node(struct irdma_cqp_wqe *cmd, u8 op,
+			 const struct irdma_ws_node *node);
 void irdma_build_manage_arp(struct irdma_cqp_wqe *cmd, u16 idx,
 			    const u8 *mac, bool add);
 void irdma_build_manage_push_page(struct irdma_cqp_wqe *cmd, u16 qs_handle,

@@ -208,6 +208,7 @@ void irdma_uk_cq_init(struct irdma_uk_cq *cq, void *ring, u32 size,
 	cq->shadow = shadow;
 	cq->id = id;
 	cq->arm_db = arm_db;
+	cq->srq_cqes = false;
 }
 
 static __le64 *irdma_uk_cq_slot(const struct irdma_uk_cq *cq, u32 idx)
@@ -287,7 +288,7 @@ int irdma_uk_cq_peek(const struct irdma_uk_cq *cq, struct irdma_cqe_info *info)
 	info->solicited = !!(q3 & IRDMA_CQE_SOEVENT);
 	info->is_sq = !!(q3 & IRDMA_CQE_SQ);
 	info->op = FIELD_GET(IRDMA_CQE_OPTYPE, q3);
-	info->srq = !info->is_sq && (q3 & IRDMA_CQE_SRQ);
+	info->srq = cq->srq_cqes && !info->is_sq && (q3 & IRDMA_CQE_SRQ);
 	return 0;
 }
 
@@ -389,7 +390,7 @@ u32 irdma_uk_cq_clean(struct irdma_uk_cq *cq, u64 qp_ctx, u32 qp_id)
 
 		if (!!(q3 & IRDMA_CQE_VALID) != polarity)
 			break;
-		if ((q3 & IRDMA_CQE_SRQ) && !(q3 & IRDMA_CQE_SQ)) {
+		if (cq->srq_cqes && (q3 & IRDMA_CQE_SRQ) && !(q3 & IRDMA_CQE_SQ)) {
 			if (FIELD_GET(IRDMA_CQE_QPID, le64_to_cpu(cqe[2])) == qp_id) {
 				cqe[3] = cpu_to_le64(q3 & ~IRDMA_CQE_SRQ);
 				cqe[1] = 0;
@@ -636,6 +637,49 @@ int irdma_uk_post_sq(struct irdma_uk_qp *qp, const struct irdma_sq_post *p)
 	return 0;
 }
 
+/* A one-quantum WQE's fields: key work, no data. */
+struct irdma_sq_quantum {
+	u64 wr_id;
+	u8 op;
+	bool signaled;
+	bool read_fence;
+	bool local_fence;
+	u64 q[3];
+	u64 hdr;	/* the header's fields beyond the common ones */
+};
+
+/*
+ * Write a one-quantum WQE into a claimed slot, its header (with the pass's
+ * valid bit, known once the slot is claimed) last, and ring.
+ */
+static int irdma_sq_post_quantum(struct irdma_uk_qp *qp,
+				 const struct irdma_sq_quantum *w)
+{
+	__le64 *wqe;
+	u32 idx;
+	int err;
+
+	err = irdma_sq_reserve(qp, 1, &idx);
+	if (err)
+		return err;
+	wqe = irdma_sq_quantum(qp, idx);
+	wqe[0] = cpu_to_le64(w->q[0]);
+	wqe[1] = cpu_to_le64(w->q[1]);
+	wqe[2] = cpu_to_le64(w->q[2]);
+	qp->sq_wr[idx] = (struct irdma_sq_wr) {
+		.wr_id = w->wr_id,
+		.op = w->op,
+		.quanta = 1,
+		.signaled = w->signaled,
+	};
+	dma_wmb();
+	WRITE_ONCE(wqe[3], cpu_to_le64(irdma_sq_hdr(qp, w->op, w->signaled,
+						    w->read_fence, w->local_fence) |
+				       w->hdr));
+	irdma_uk_sq_ring_db(qp);
+	return 0;
+}
+
 /**
  * irdma_uk_post_local_inv - write a local invalidate WQE and ring
  * @qp: the QP
@@ -649,28 +693,40 @@ int irdma_uk_post_sq(struct irdma_uk_qp *qp, const struct irdma_sq_post *p)
 int irdma_uk_post_local_inv(struct irdma_uk_qp *qp, u64 wr_id, u32 stag,
 			    bool signaled, bool fence)
 {
-	__le64 *wqe;
-	u32 idx;
-	int err;
-
-	err = irdma_sq_reserve(qp, 1, &idx);
-	if (err)
-		return err;
-	wqe = irdma_sq_quantum(qp, idx);
-	wqe[0] = 0;
-	wqe[1] = cpu_to_le64(FIELD_PREP(IRDMA_WQE_FRAG_STAG, stag));
-	wqe[2] = 0;
-	qp->sq_wr[idx] = (struct irdma_sq_wr) {
-		.wr_id = wr_id,
-		.op = IRDMA_WQEOP_INV_STAG,
-		.quanta = 1,
-		.signaled = signaled,
+	const struct irdma_sq_quantum w = {
+		.wr_id = wr_id, .op = IRDMA_WQEOP_INV_STAG, .signaled = signaled,
+		.read_fence = fence, .local_fence = fence,
+		.q = { 0, FIELD_PREP(IRDMA_WQE_FRAG_STAG, stag), 0 },
 	};
-	dma_wmb();
-	WRITE_ONCE(wqe[3], cpu_to_le64(irdma_sq_hdr(qp, IRDMA_WQEOP_INV_STAG,
-						    signaled, fence, fence)));
-	irdma_uk_sq_ring_db(qp);
-	return 0;
+
+	return irdma_sq_post_quantum(qp, &w);
+}
+
+/**
+ * irdma_uk_post_mw_bind - write a type 1 window's BIND_MW WQE and ring
+ * @qp: the QP
+ * @b: the binding
+ *
+ * The format libirdma writes for ibv_bind_mw(); kernel verbs bind no
+ * windows (no ULP uses them), so only tests post this from the kernel.
+ *
+ * Return: 0, or -ENOMEM when the SQ is full.
+ */
+int irdma_uk_post_mw_bind(struct irdma_uk_qp *qp, const struct irdma_mw_bind *b)
+{
+	const struct irdma_sq_quantum w = {
+		.wr_id = b->wr_id, .op = IRDMA_WQEOP_BIND_MW, .signaled = b->signaled,
+		.q = {
+			b->va,
+			FIELD_PREP(IRDMA_BIND_MW_STAG, b->mw_stag) |
+			FIELD_PREP(IRDMA_BIND_PARENT_STAG, b->mr_stag),
+			b->len,
+		},
+		.hdr = FIELD_PREP(IRDMA_WQE_STAGRIGHTS, b->rights) |
+		       IRDMA_WQE_VABASEDTO | IRDMA_WQE_MWTYPE1,
+	};
+
+	return irdma_sq_post_quantum(qp, &w);
 }
 
 /**
@@ -683,38 +739,26 @@ int irdma_uk_post_local_inv(struct irdma_uk_qp *qp, u64 wr_id, u32 stag,
 int irdma_uk_post_fast_reg(struct irdma_uk_qp *qp,
 			   const struct irdma_fast_reg *fr)
 {
-	__le64 *wqe;
-	u32 idx;
-	u64 hdr;
-	int err;
-
-	err = irdma_sq_reserve(qp, 1, &idx);
-	if (err)
-		return err;
-	wqe = irdma_sq_quantum(qp, idx);
-	wqe[0] = cpu_to_le64(fr->va);
-	wqe[1] = cpu_to_le64(FIELD_PREP(IRDMA_FASTREG_PBLIDX_HI, fr->first_pble >> 16) |
-			     (fr->first_page & IRDMA_FASTREG_PBLADDR));
-	wqe[2] = cpu_to_le64(FIELD_PREP(IRDMA_FASTREG_LEN, fr->len) |
-			     FIELD_PREP(IRDMA_FASTREG_PBLIDX_LO, fr->first_pble & 0xffff));
-	hdr = irdma_sq_hdr(qp, IRDMA_WQEOP_FAST_REG_NSMR, fr->signaled,
-			   fr->read_fence, true) |
-	      FIELD_PREP(IRDMA_WQE_STAGKEY, fr->stag & 0xff) |
-	      FIELD_PREP(IRDMA_WQE_STAGINDEX, fr->stag >> 8) |
-	      FIELD_PREP(IRDMA_WQE_LPBLSIZE, fr->pbl_levels) |
-	      FIELD_PREP(IRDMA_WQE_HPAGESIZE, fr->page_size) |
-	      FIELD_PREP(IRDMA_WQE_STAGRIGHTS, fr->rights) |
-	      IRDMA_WQE_VABASEDTO;
-	qp->sq_wr[idx] = (struct irdma_sq_wr) {
-		.wr_id = fr->wr_id,
-		.op = IRDMA_WQEOP_FAST_REG_NSMR,
-		.quanta = 1,
-		.signaled = fr->signaled,
+	const struct irdma_sq_quantum w = {
+		.wr_id = fr->wr_id, .op = IRDMA_WQEOP_FAST_REG_NSMR,
+		.signaled = fr->signaled, .read_fence = fr->read_fence,
+		.local_fence = true,
+		.q = {
+			fr->va,
+			FIELD_PREP(IRDMA_FASTREG_PBLIDX_HI, fr->first_pble >> 16) |
+			(fr->first_page & IRDMA_FASTREG_PBLADDR),
+			FIELD_PREP(IRDMA_FASTREG_LEN, fr->len) |
+			FIELD_PREP(IRDMA_FASTREG_PBLIDX_LO, fr->first_pble & 0xffff),
+		},
+		.hdr = FIELD_PREP(IRDMA_WQE_STAGKEY, fr->stag & 0xff) |
+		       FIELD_PREP(IRDMA_WQE_STAGINDEX, fr->stag >> 8) |
+		       FIELD_PREP(IRDMA_WQE_LPBLSIZE, fr->pbl_levels) |
+		       FIELD_PREP(IRDMA_WQE_HPAGESIZE, fr->page_size) |
+		       FIELD_PREP(IRDMA_WQE_STAGRIGHTS, fr->rights) |
+		       IRDMA_WQE_VABASEDTO,
 	};
-	dma_wmb();
-	WRITE_ONCE(wqe[3], cpu_to_le64(hdr));
-	irdma_uk_sq_ring_db(qp);
-	return 0;
+
+	return irdma_sq_post_quantum(qp, &w);
 }
 
 /*

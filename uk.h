@@ -104,6 +104,8 @@ u16 irdma_inline_to_quanta(enum irdma_hw_gen gen, u32 bytes);
  * @shadow: the CQ's shadow area (consumer index, arm word)
  * @id: CQ number, for the arm doorbell
  * @arm_db: the CQARM register
+ * @srq_cqes: the engine has shared receive queues, whose completions say
+ *	so in a bit other engines leave undefined
  */
 struct irdma_uk_cq {
 	__le64 *ring;
@@ -113,6 +115,7 @@ struct irdma_uk_cq {
 	__le64 *shadow;
 	u32 id;
 	u32 __iomem *arm_db;
+	bool srq_cqes;
 };
 
 /**
@@ -278,6 +281,26 @@ struct irdma_sq_post {
 };
 
 /**
+ * struct irdma_mw_bind - a type 1 memory window binding
+ * @wr_id: the consumer's id
+ * @signaled: a completion is wanted
+ * @mw_stag: the window's key after the binding
+ * @mr_stag: the region it is bound in
+ * @va: its first byte (windows are VA-based)
+ * @len: its length
+ * @rights: its remote rights (IRDMA_MR_RIGHT_REMOTE_*)
+ */
+struct irdma_mw_bind {
+	u64 wr_id;
+	bool signaled;
+	u32 mw_stag;
+	u32 mr_stag;
+	u64 va;
+	u64 len;
+	u8 rights;
+};
+
+/**
  * struct irdma_fast_reg - a fast-register work request
  * @wr_id: the consumer's id
  * @signaled: a completion is wanted
@@ -309,6 +332,7 @@ void irdma_uk_qp_init(struct irdma_uk_qp *qp);
 int irdma_uk_post_sq(struct irdma_uk_qp *qp, const struct irdma_sq_post *p);
 int irdma_uk_post_local_inv(struct irdma_uk_qp *qp, u64 wr_id, u32 stag,
 			    bool signaled, bool fence);
+int irdma_uk_post_mw_bind(struct irdma_uk_qp *qp, const struct irdma_mw_bind *b);
 int irdma_uk_post_fast_reg(struct irdma_uk_qp *qp,
 			   const struct irdma_fast_reg *fr);
 int irdma_uk_post_rq(struct irdma_uk_qp *qp, u64 wr_id,

@@ -493,6 +493,9 @@ int irdma_arp_add(struct irdma_fn *fn, const u32 *ip, bool ipv4,
 int irdma_roce_addr_info(const struct ib_gid_attr *sgid_attr,
 			 const union ib_gid *dgid, bool *ipv4, u32 *src_ip,
 			 u32 *dest_ip, u8 *mac, u16 *vlan);
+u8 irdma_roce_user_pri(struct irdma_fn *fn, const struct ib_gid_attr *sgid_attr,
+		       u8 tos, bool by_dscp);
+bool irdma_roce_vlan_tag(struct irdma_fn *fn, u16 vlan, u8 up, u16 *tag);
 void irdma_unregister_notifiers(void);
 
 #endif /* IRDMA_VERBS_H */

@@ -4,6 +4,7 @@
  * they and RC QPs reach their peers' MAC addresses.
  */
 #include <linux/if_vlan.h>
+#include <net/route.h>
 #include <net/addrconf.h>
 #include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
@@ -141,6 +142,58 @@ int irdma_roce_addr_info(const struct ib_gid_attr *sgid_attr,
 	return 0;
 }
 
+/**
+ * irdma_roce_user_pri - the user priority of a RoCEv2 path's packets
+ * @fn: the function (its traffic classes)
+ * @sgid_attr: the source GID's attributes
+ * @tos: the path's traffic class (IP TOS)
+ * @by_dscp: take it from the DSCP where the port maps DSCPs to priorities
+ *	(QPs do; address handles take the TOS's priority, as upstream's)
+ *
+ * A VLAN netdev's egress map then has the last word.
+ *
+ * Return: the priority, 0 to 7.
+ */
+u8 irdma_roce_user_pri(struct irdma_fn *fn, const struct ib_gid_attr *sgid_attr,
+		       u8 tos, bool by_dscp)
+{
+	u8 up = by_dscp && fn->qos.dscp ? fn->qos.dscp_map[tos >> 2] :
+		rt_tos2priority(tos);
+	struct net_device *ndev;
+
+	rcu_read_lock();
+	ndev = rcu_dereference(sgid_attr->ndev);
+	if (ndev && is_vlan_dev(ndev))
+		up = (vlan_dev_get_egress_qos_mask(ndev, up) & VLAN_PRIO_MASK) >>
+		     VLAN_PRIO_SHIFT;
+	rcu_read_unlock();
+	return up & (IRDMA_MAX_UPS - 1);
+}
+
+/**
+ * irdma_roce_vlan_tag - the VLAN tag a RoCEv2 path's packets carry
+ * @fn: the function (its traffic classes)
+ * @vlan: the source netdev's VLAN id (VLAN_N_VID or more: none)
+ * @up: the packets' user priority
+ * @tag: returns the tag, its priority bits set
+ *
+ * Where the port tells traffic classes apart by VLAN priority (DCB with
+ * more than one class, not by DSCP), untagged packets get a tag of VLAN 0.
+ *
+ * Return: true if the packets carry a tag.
+ */
+bool irdma_roce_vlan_tag(struct irdma_fn *fn, u16 vlan, u8 up, u16 *tag)
+{
+	if (vlan >= VLAN_N_VID && fn->qos.num_tc > 1 && !fn->qos.dscp)
+		vlan = 0;
+	if (vlan >= VLAN_N_VID) {
+		*tag = 0;
+		return false;
+	}
+	*tag = vlan | (u16)up << VLAN_PRIO_SHIFT;
+	return true;
+}
+
 static bool irdma_ah_is_loopback(const struct irdma_ah_hw_info *hw)
 {
 	if (hw->ipv4)
@@ -173,8 +226,11 @@ static int irdma_setup_ah(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr)
 	hw->tc = grh->traffic_class;
 	hw->hop_limit = grh->hop_limit;
 	hw->flow_label = grh->flow_label;
-	hw->insert_vlan = vlan < VLAN_N_VID;
-	hw->vlan = hw->insert_vlan ? vlan : 0;
+	hw->insert_vlan = irdma_roce_vlan_tag(fn, vlan,
+					      irdma_roce_user_pri(fn, grh->sgid_attr,
+								  grh->traffic_class,
+								  false),
+					      &hw->vlan);
 	hw->loopback = irdma_ah_is_loopback(hw) || mcast;
 	if (mcast) {
 		u32 group[4] = { hw->ipv4 ? hw->dest_ip[3] : hw->dest_ip[0],

@@ -66,6 +66,8 @@ void irdma_cq_ceq_event(struct irdma_fn *fn, u64 ctx)
 	cq = irdma_cq_get_live(fn, FIELD_GET(IRDMA_CQ_CTX_ID, ctx) - 1, ctx);
 	if (!cq)
 		return;
+	/* Taken: until the hardware hears so, the CQ gets no other event. */
+	irdma_wr32(fn, IRDMA_PFPE_CQACK, cq->hw.id);
 
 	spin_lock_irqsave(&cq->lock, flags);
 	cq->armed = false;
@@ -194,6 +196,12 @@ static int irdma_create_user_cq(struct ib_cq *ibcq,
 
 	if (udata->outlen < offsetofend(struct irdma_create_cq_resp, cq_size))
 		return -EINVAL;
+	/*
+	 * libirdma asks for ring slots, two per completion and one spare: the
+	 * device's largest CQ (max_cqe) is the largest ring.
+	 */
+	if (attr->cqe > irdma_cq_slots(fn, ibcq->device->attrs.max_cqe))
+		return -EINVAL;
 	irdma_cq_init_sw(cq);
 	cq->user = true;
 	cq->hw.size = max(attr->cqe, 4);
@@ -257,13 +265,10 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 
 	if (attr->flags)
 		return -EOPNOTSUPP;
-	/* No CQ of the device's holds more, whoever's memory its ring is. */
-	if (attr->cqe > iwdev->ibdev.attrs.max_cqe)
-		return -EINVAL;
 	/* A user request without its rings is refused, not given kernel memory. */
 	if (udata)
 		return irdma_create_user_cq(ibcq, attr, udata);
-	if (attr->cqe < 1)
+	if (attr->cqe < 1 || attr->cqe > iwdev->ibdev.attrs.max_cqe)
 		return -EINVAL;
 
 	irdma_cq_init_sw(cq);
@@ -289,6 +294,7 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	cq->hw.vsi = fn->res.vsi_num;
 	irdma_uk_cq_init(&cq->uk, cq->ring.va, slots, cq->shadow.va, cq->hw.id,
 			 (u32 __iomem *)(fn->hw + IRDMA_PFPE_CQARM));
+	cq->uk.srq_cqes = !!(fn->uk_attrs.feature_flags & IRDMA_FEATURE_SRQ);
 	ibcq->cqe = max(attr->cqe, 4);
 
 	irdma_build_create_cq(&cmd, &cq->hw);
@@ -437,6 +443,7 @@ static int irdma_resize_kernel_cq(struct irdma_cq *cq, int entries)
 	cq->hw = hw;
 	irdma_uk_cq_init(&cq->uk, mem.va, slots, cq->shadow.va, hw.id,
 			 old->uk.arm_db);
+	cq->uk.srq_cqes = old->uk.srq_cqes;
 	ibcq->cqe = max(entries, 4);
 	spin_unlock_irqrestore(&cq->lock, flags);
 	return 0;

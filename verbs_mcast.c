@@ -3,6 +3,8 @@
  * Multicast groups for UD QPs: a group per IP address, up to eight QPs
  * each, kept in the hardware through the MCAST_GRP commands.
  */
+#include <linux/if_vlan.h>
+#include <linux/inetdevice.h>
 #include <net/addrconf.h>
 #include <rdma/ib_addr.h>
 
@@ -135,6 +137,42 @@ static int mcast_list_del(struct irdma_mcast_grp *g, u32 qpn)
 	return -EINVAL;
 }
 
+/*
+ * The VLAN of the netdev that holds the group's address, as upstream looks
+ * for it (a multicast address is seldom anyone's: then none, 0xffff).
+ */
+static u16 irdma_mcast_vlan(const struct irdma_mcast_grp *g)
+{
+	struct net_device *dev;
+	u16 vlan = 0xffff;
+
+	if (g->ipv4) {
+		dev = ip_dev_find(&init_net, htonl(g->ip[0]));
+		if (dev) {
+			vlan = rdma_vlan_dev_vlan_id(dev);
+			dev_put(dev);
+		}
+		return vlan;
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	{
+		struct in6_addr addr;
+		int i;
+
+		for (i = 0; i < 4; i++)
+			addr.s6_addr32[i] = htonl(g->ip[i]);
+		rcu_read_lock();
+		for_each_netdev_rcu(&init_net, dev)
+			if (ipv6_chk_addr(&init_net, &addr, dev, 1)) {
+				vlan = rdma_vlan_dev_vlan_id(dev);
+				break;
+			}
+		rcu_read_unlock();
+	}
+#endif
+	return vlan;
+}
+
 /**
  * irdma_mcast_cqp_op - tell the hardware about a group
  * @fn: the function
@@ -146,6 +184,7 @@ static int mcast_list_del(struct irdma_mcast_grp *g, u32 qpn)
 static int irdma_mcast_cqp_op(struct irdma_fn *fn, struct irdma_mcast_grp *g,
 			      u8 op)
 {
+	u16 vlan = irdma_mcast_vlan(g);
 	__le64 *list = g->ctx.va;
 	struct irdma_cqp_wqe cmd;
 	u32 i;
@@ -158,9 +197,10 @@ static int irdma_mcast_cqp_op(struct irdma_fn *fn, struct irdma_mcast_grp *g,
 	irdma_cmd_init(&cmd, op);
 	cmd.q[0] = FIELD_PREP(IRDMA_MG_MAC, ether_addr_to_u64(g->mac));
 	cmd.q[1] = FIELD_PREP(IRDMA_MG_HMC_FCN_ID, fn->res.pf_id);
-	cmd.q[2] = FIELD_PREP(IRDMA_MG_VLANID, 0xfff) |
+	cmd.q[2] = FIELD_PREP(IRDMA_MG_VLANID, vlan & VLAN_VID_MASK) |
 		   FIELD_PREP(IRDMA_MG_QS_HANDLE, fn->qs_handle);
 	cmd.q[3] |= FIELD_PREP(IRDMA_MG_IDX, g->id) |
+		    FIELD_PREP(IRDMA_MG_VLANVALID, vlan < VLAN_N_VID) |
 		    FIELD_PREP(IRDMA_MG_IPV4VALID, g->ipv4);
 	cmd.q[4] = g->ctx.pa;
 	if (g->ipv4) {

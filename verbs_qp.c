@@ -75,14 +75,34 @@ static const struct {
 
 #define IRDMA_WS_LEAF_STEP	(ARRAY_SIZE(irdma_ws_tree) - 1)
 
+/*
+ * The traffic class of user priority 0, where the QPs send: every priority
+ * is in it while DCB is off (ice's default), the one case the queue set
+ * serves (one leaf, as upstream's for one class).
+ */
+static u8 irdma_ws_tc(struct irdma_fn *fn)
+{
+	return fn->qos.up2tc[0];
+}
+
 static int irdma_ws_cmd(struct irdma_fn *fn, u8 op, int step, bool enable,
 			struct irdma_cqp_compl *compl)
 {
+	bool leaf = irdma_ws_tree[step].leaf;
+	u8 tc = irdma_ws_tc(fn);
+	struct irdma_ws_node node = {
+		.id = irdma_ws_tree[step].node,
+		.parent = irdma_ws_tree[step].parent,
+		.vsi = fn->res.vsi_num,
+		.tc = leaf ? tc : 0,
+		/* A leaf's share is its class's; inner nodes share alike. */
+		.weight = leaf && fn->qos.rel_bw[tc] ? fn->qos.rel_bw[tc] : 1,
+		.leaf = leaf,
+		.enable = enable,
+	};
 	struct irdma_cqp_wqe cmd;
 
-	irdma_build_ws_node(&cmd, op, irdma_ws_tree[step].node,
-			    irdma_ws_tree[step].parent, fn->res.vsi_num,
-			    irdma_ws_tree[step].leaf, enable);
+	irdma_build_ws_node(&cmd, op, &node);
 	return irdma_cqp_exec(fn, &cmd, compl);
 }
 
@@ -92,7 +112,8 @@ static int irdma_ws_attach(struct irdma_fn *fn)
 	const struct irdma_fn_ops *ops = fn->res.ops;
 
 	fn->qs_teid = 0;
-	return ops->add_qset ? ops->add_qset(fn, 0, fn->qs_handle, &fn->qs_teid) : 0;
+	return ops->add_qset ? ops->add_qset(fn, irdma_ws_tc(fn), fn->qs_handle,
+					     &fn->qs_teid) : 0;
 }
 
 static void irdma_ws_detach(struct irdma_fn *fn)
@@ -100,7 +121,7 @@ static void irdma_ws_detach(struct irdma_fn *fn)
 	const struct irdma_fn_ops *ops = fn->res.ops;
 
 	if (ops->del_qset)
-		ops->del_qset(fn, 0, fn->qs_handle, fn->qs_teid);
+		ops->del_qset(fn, irdma_ws_tc(fn), fn->qs_handle, fn->qs_teid);
 	fn->qs_teid = 0;
 }
 
@@ -476,8 +497,11 @@ static int irdma_qp_set_av(struct irdma_qp *qp, struct ib_qp_attr *attr)
 	hw->src_port = rdma_get_udp_sport(grh->flow_label, qp->id,
 					  attr->dest_qp_num ? attr->dest_qp_num :
 					  hw->dest_qp);
-	hw->insert_vlan = vlan < VLAN_N_VID;
-	hw->vlan = hw->insert_vlan ? vlan : 0;
+	hw->insert_vlan = irdma_roce_vlan_tag(fn, vlan,
+					      irdma_roce_user_pri(fn, grh->sgid_attr,
+								  grh->traffic_class,
+								  true),
+					      &hw->vlan);
 	idx = irdma_arp_add(fn, hw->dest_ip, hw->ipv4, attr->ah_attr.roce.dmac);
 	if (idx < 0)
 		return idx;
@@ -1045,14 +1069,27 @@ static void irdma_qp_ae_class(u16 code, u16 *flush, enum ib_event_type *ev)
 		*flush = IRDMA_FLUSH_REM_ACCESS_ERR;
 		*ev = IB_EVENT_QP_ACCESS_ERR;
 		break;
+	/* The binds the consumer asked wrongly; other bind failures are general. */
+	case IRDMA_AE_AMP_MWBIND_INVALID_RIGHTS:
+	case IRDMA_AE_AMP_MWBIND_BIND_DISABLED:
+	case IRDMA_AE_AMP_MWBIND_INVALID_BOUNDS:
+	case IRDMA_AE_AMP_MWBIND_VALID_STAG:
+		*flush = IRDMA_FLUSH_MW_BIND_ERR;
+		*ev = IB_EVENT_QP_ACCESS_ERR;
+		break;
 	case IRDMA_AE_UDA_XMIT_BAD_PD:
 	case IRDMA_AE_WQE_UNEXPECTED_OPCODE:
 		*flush = IRDMA_FLUSH_LOC_QP_OP_ERR;
 		break;
 	case IRDMA_AE_UDA_XMIT_DGRAM_TOO_LONG:
+	case IRDMA_AE_UDA_XMIT_DGRAM_TOO_SHORT:
+	case IRDMA_AE_UDA_L4LEN_INVALID:
+	case IRDMA_AE_DDP_UBE_INVALID_MO:
 	case IRDMA_AE_DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER:
 		*flush = IRDMA_FLUSH_LOC_LEN_ERR;
 		break;
+	case IRDMA_AE_LLP_SEGMENT_TOO_SMALL:
+	case IRDMA_AE_LLP_RECEIVED_MPA_CRC_ERROR:
 	case IRDMA_AE_ROCE_RSP_LENGTH_ERROR:
 	case IRDMA_AE_IB_REMOTE_OP_ERROR:
 		*flush = IRDMA_FLUSH_REM_OP_ERR;

@@ -215,14 +215,15 @@ static int irdma_handle_q_mem(struct irdma_fn *fn, struct irdma_mr *mr,
 	u64 *addrs;
 	int n, err;
 
-	n = irdma_copy_user_pgaddrs(mr, PAGE_SIZE, &addrs);
+	n = irdma_copy_user_pgaddrs(mr, IRDMA_HW_PAGE_SIZE, &addrs);
 	if (n < 0)
 		return n;
 	err = -EINVAL;
 	if (ring + shadow_follows > n)
 		goto out;
 	/* A ring of no pages still names the memory's first page. */
-	err = irdma_setup_pbles(fn, mr, addrs, max(ring, 1U), PAGE_SIZE, true);
+	err = irdma_setup_pbles(fn, mr, addrs, max(ring, 1U), IRDMA_HW_PAGE_SIZE,
+				true);
 	if (err)
 		goto out;
 	mr->ring_pages = max(ring, 1U);
@@ -357,10 +358,10 @@ int irdma_dereg_user_queue(struct irdma_mr *mr, struct ib_udata *udata)
 	return 0;
 }
 
-/* @pages of ring hold @entries of @size bytes. */
+/* @pages of 4 KiB (libirdma's unit) hold @entries of @size bytes. */
 static bool irdma_ring_fits(u32 pages, u32 entries, u32 size)
 {
-	return (u64)entries * size <= (u64)pages << PAGE_SHIFT;
+	return (u64)entries * size <= (u64)pages << IRDMA_HW_PAGE_SHIFT;
 }
 
 /* The hardware's view of a CQ ring registration. */

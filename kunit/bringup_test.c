@@ -545,8 +545,12 @@ static void irdma_bringup_ws_node_in_trap_test(struct kunit *test)
 	if (!sdev->db.bp[SIM_TRAP_CQPDB])
 		kunit_skip(test, "CQPDB not trapped here");
 	/* The leaf (node 2) under the VSI's node (1), as bring-up made it. */
-	irdma_build_ws_node(&p.cmd, IRDMA_WS_OP_MODIFY, 2, 1, p.fn->res.vsi_num,
-			    true, true);
+	struct irdma_ws_node leaf = {
+		.id = 2, .parent = 1, .vsi = p.fn->res.vsi_num, .weight = 100,
+		.leaf = true, .enable = true,
+	};
+
+	irdma_build_ws_node(&p.cmd, IRDMA_WS_OP_MODIFY, &leaf);
 
 	KUNIT_ASSERT_EQ(test, stop_machine(irdma_test_polled_cmd, &p, cpu_online_mask), 0);
 	KUNIT_EXPECT_EQ(test, p.err, 0);

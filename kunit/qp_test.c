@@ -6,6 +6,7 @@
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/if_vlan.h>
 #include <linux/kthread.h>
 #include <linux/scatterlist.h>
 #include <linux/stop_machine.h>
@@ -1052,6 +1053,109 @@ static void irdma_qp_cq_resize_test(struct kunit *test)
 	qp_env_teardown(test, e);
 }
 
+/*
+ * An odd-numbered simulated function's FPM space starts at segment 24, as
+ * a function's may on silicon: the driver commits, backs and uses it.
+ */
+static void irdma_qp_first_sd_test(struct kunit *test)
+{
+	struct irdma_fn *fn;
+	struct qp_env *e;
+	struct ib_wc wc[2];
+	int i;
+
+	e = qp_env_setup(test, 7);
+	fn = auxiliary_get_drvdata(e->adev);
+	KUNIT_EXPECT_EQ(test, TEST_FN_ID & 1, 1);
+	KUNIT_EXPECT_EQ(test, fn->hmc.first_sd, SIM_FIRST_SD_ODD);
+	for (i = 0; i < IRDMA_HMC_OBJ_COUNT; i++)
+		if (fn->hmc.obj[i].cnt)
+			KUNIT_EXPECT_GE(test, fn->hmc.obj[i].base,
+					(u64)SIM_FIRST_SD_ODD * IRDMA_HMC_SD_SIZE);
+	memset(e->buf[0], 0x3c, 128);
+	qp_env_send(test, e, 1, 128);
+	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 2), 2);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc[1].status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, memcmp(e->buf[0], e->buf[1], 128), 0);
+	qp_env_teardown(test, e);
+}
+
+static void qp_env_count_event(struct ib_cq *cq, void *ctx)
+{
+	atomic_inc(ctx);
+}
+
+/*
+ * Every CQ event is acknowledged (CQACK): without it the simulator, as
+ * silicon, gives the CQ no second event. Three rounds of arm, send to
+ * self, event, poll.
+ */
+static void irdma_qp_cq_ack_test(struct kunit *test)
+{
+	struct ib_cq_init_attr cq_attr = { .cqe = 16 };
+	struct ib_qp_init_attr init = {
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	atomic_t events = ATOMIC_INIT(0);
+	struct ib_wc wc[2];
+	struct sim_dev *sdev;
+	struct qp_env *e;
+	struct ib_qp *qp;
+	struct ib_cq *cq;
+	u64 acks, held;
+	int round, got, tries;
+
+	e = qp_env_setup(test, 7);
+	sdev = to_sim_dev(e->adev->dev.parent);
+	/* Polled, a write can be missed: the simulator does not hold events. */
+	KUNIT_ASSERT_NOT_NULL(test, sdev->db.bp[SIM_TRAP_CQACK]);
+	cq = ib_create_cq(e->ibdev, qp_env_count_event, NULL, &events, &cq_attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(cq));
+	init.send_cq = cq;
+	init.recv_cq = cq;
+	qp = ib_create_qp(e->pd, &init);
+	if (IS_ERR(qp)) {
+		ib_destroy_cq(cq);
+		KUNIT_FAIL_AND_ABORT(test, "no QP: %ld", PTR_ERR(qp));
+	}
+	KUNIT_EXPECT_EQ(test, qp_env_connect(e, qp, qp->qp_num, 7), 0);
+	acks = atomic64_read(&sdev->stats.cq_acks);
+	held = atomic64_read(&sdev->stats.cq_events_held);
+
+	for (round = 0; round < 3; round++) {
+		struct ib_sge sge = { e->dma[0], 32, e->pd->local_dma_lkey };
+		struct ib_sge rsge = { e->dma[1], 32, e->pd->local_dma_lkey };
+		struct ib_recv_wr rwr = { .wr_id = 10 + round, .sg_list = &rsge,
+					  .num_sge = 1 };
+		struct ib_send_wr wr = {
+			.wr_id = 20 + round, .opcode = IB_WR_SEND,
+			.send_flags = IB_SEND_SIGNALED, .sg_list = &sge, .num_sge = 1,
+		};
+
+		KUNIT_EXPECT_EQ(test, ib_req_notify_cq(cq, IB_CQ_NEXT_COMP), 0);
+		KUNIT_EXPECT_EQ(test, ib_post_recv(qp, &rwr, NULL), 0);
+		KUNIT_EXPECT_EQ(test, ib_post_send(qp, &wr, NULL), 0);
+		for (tries = 0; tries < 400 && atomic_read(&events) <= round; tries++)
+			usleep_range(5000, 6000);
+		KUNIT_EXPECT_EQ(test, atomic_read(&events), round + 1);
+		for (got = 0, tries = 0; tries < 400 && got < 2; tries++) {
+			got += ib_poll_cq(cq, 2 - got, wc + got);
+			if (got < 2)
+				usleep_range(1000, 2000);
+		}
+		KUNIT_EXPECT_EQ(test, got, 2);
+	}
+	KUNIT_EXPECT_GE(test, atomic64_read(&sdev->stats.cq_acks) - acks, 3);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&sdev->stats.cq_events_held), held);
+	ib_destroy_qp(qp);
+	ib_destroy_cq(cq);
+	qp_env_teardown(test, e);
+}
+
 /* UD multicast: every member QP gets a copy; a detached one no more. */
 static void irdma_qp_mcast_test(struct kunit *test)
 {
@@ -1140,6 +1244,160 @@ static void irdma_qp_mw_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->ibdev->ops.dealloc_mw(mw), 0);
 	kfree(mw);
 	qp_env_teardown(test, e);
+}
+
+/* A fast-registered region of one page over @page, with @access. */
+static struct ib_mr *qp_env_page_mr(struct kunit *test, struct qp_env *e,
+				    struct scatterlist *sg, struct page *page,
+				    int access)
+{
+	struct ib_reg_wr reg = {};
+	struct ib_wc wc;
+	struct ib_mr *mr;
+
+	sg_init_table(sg, 1);
+	sg_set_page(sg, page, PAGE_SIZE, 0);
+	KUNIT_ASSERT_EQ(test, ib_dma_map_sg(e->ibdev, sg, 1, DMA_BIDIRECTIONAL), 1);
+	mr = ib_alloc_mr(e->pd, IB_MR_TYPE_MEM_REG, 1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mr));
+	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(mr, sg, 1, NULL, PAGE_SIZE), 1);
+	reg.wr.wr_id = 30;
+	reg.wr.opcode = IB_WR_REG_MR;
+	reg.wr.send_flags = IB_SEND_SIGNALED;
+	reg.mr = mr;
+	reg.key = mr->rkey;
+	reg.access = access;
+	KUNIT_ASSERT_EQ(test, ib_post_send(e->b, &reg.wr, NULL), 0);
+	KUNIT_ASSERT_EQ(test, qp_env_poll(e, &wc, 1), 1);
+	KUNIT_ASSERT_EQ(test, wc.status, IB_WC_SUCCESS);
+	return mr;
+}
+
+/* Bind @mw (type 1) in @mr on QP b as libirdma does: the key moves by one. */
+static u32 qp_env_bind(struct kunit *test, struct qp_env *e, struct ib_mw *mw,
+		       struct ib_mr *mr, u64 off, u64 len, u8 rights)
+{
+	struct irdma_qp *qp = to_iwqp(e->b);
+	struct irdma_mw_bind b = {
+		.wr_id = 40, .signaled = true,
+		.mw_stag = (mw->rkey & ~0xffU) | ((mw->rkey + 1) & 0xff),
+		.mr_stag = mr->rkey, .va = mr->iova + off, .len = len,
+		.rights = rights,
+	};
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	KUNIT_EXPECT_EQ(test, irdma_uk_post_mw_bind(&qp->uk, &b), 0);
+	spin_unlock_irqrestore(&qp->lock, flags);
+	return b.mw_stag;
+}
+
+static void qp_env_rdma(struct kunit *test, struct qp_env *e, enum ib_wr_opcode op,
+			u64 wr_id, u64 addr, u32 rkey, u32 len)
+{
+	struct ib_sge sge = { e->dma[0], len, e->pd->local_dma_lkey };
+	struct ib_rdma_wr wr = {
+		.wr = { .wr_id = wr_id, .opcode = op, .send_flags = IB_SEND_SIGNALED,
+			.sg_list = &sge, .num_sge = 1 },
+		.remote_addr = addr, .rkey = rkey,
+	};
+
+	KUNIT_ASSERT_EQ(test, ib_post_send(e->a, &wr.wr, NULL), 0);
+}
+
+/*
+ * A type 1 memory window: bound in a region that allows it, it carries
+ * remote writes and reads inside its bounds with its new key; its old
+ * key no longer works; outside its bounds an access fails; a bind beyond
+ * the region's rights fails as a bind error; invalidating it is refused.
+ */
+static void irdma_qp_mw_bind_test(struct kunit *test)
+{
+	const int access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
+			   IB_ACCESS_MW_BIND;
+	struct ib_send_wr inv = { .wr_id = 50, .opcode = IB_WR_LOCAL_INV,
+				  .send_flags = IB_SEND_SIGNALED };
+	struct scatterlist sg;
+	struct ib_wc wc[4];
+	struct ib_mw *mw;
+	struct ib_mr *mr;
+	struct page *page;
+	struct qp_env *e;
+	u32 rkey, old;
+	u8 *mem;
+	int step, n;
+
+	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	mem = page_address(page);
+	for (step = 0; step < 4; step++) {
+		e = qp_env_setup(test, 7);
+		mr = qp_env_page_mr(test, e, &sg, page,
+				    step == 2 ? IB_ACCESS_MW_BIND : access);
+		mw = rdma_zalloc_drv_obj(e->ibdev, ib_mw);
+		KUNIT_ASSERT_NOT_NULL(test, mw);
+		mw->device = e->ibdev;
+		mw->pd = e->pd;
+		mw->type = IB_MW_TYPE_1;
+		KUNIT_ASSERT_EQ(test, e->ibdev->ops.alloc_mw(mw, NULL), 0);
+		old = mw->rkey;
+		rkey = qp_env_bind(test, e, mw, mr, 256, 1024,
+				   IRDMA_MR_RIGHT_REMOTE_WRITE | IRDMA_MR_RIGHT_REMOTE_READ);
+		KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 1), 1);
+		KUNIT_EXPECT_EQ(test, wc[0].wr_id, 40);
+		KUNIT_EXPECT_EQ(test, wc[0].opcode, IB_WC_BIND_MW);
+		if (step == 2) {
+			/* Remote writes through a window need the region's local write. */
+			KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_MW_BIND_ERR);
+			goto next;
+		}
+		KUNIT_ASSERT_EQ(test, wc[0].status, IB_WC_SUCCESS);
+		switch (step) {
+		case 0:
+			/* Inside: a write lands, a read comes back. */
+			memset(e->buf[0], 0x6b, 64);
+			qp_env_rdma(test, e, IB_WR_RDMA_WRITE, 41, mr->iova + 300, rkey, 64);
+			KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 1), 1);
+			KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_SUCCESS);
+			KUNIT_EXPECT_EQ(test, memcmp(mem + 300, e->buf[0], 64), 0);
+			KUNIT_EXPECT_EQ(test, mem[299], 0);
+			memset(mem + 600, 0x2d, 32);
+			qp_env_rdma(test, e, IB_WR_RDMA_READ, 42, mr->iova + 600, rkey, 32);
+			KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 1), 1);
+			KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_SUCCESS);
+			KUNIT_EXPECT_EQ(test, memcmp(mem + 600, e->buf[0], 32), 0);
+			/* The key before the binding names nothing now. */
+			qp_env_rdma(test, e, IB_WR_RDMA_WRITE, 43, mr->iova + 300, old, 8);
+			break;
+		case 1:
+			/* Past the window's end, inside the region. */
+			qp_env_rdma(test, e, IB_WR_RDMA_WRITE, 43, mr->iova + 1270, rkey, 16);
+			break;
+		case 3:
+			/*
+			 * A type 1 window cannot be invalidated: a general
+			 * error, which the consumer sees as a flush.
+			 */
+			inv.ex.invalidate_rkey = rkey;
+			KUNIT_ASSERT_EQ(test, ib_post_send(e->b, &inv, NULL), 0);
+			KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 1), 1);
+			KUNIT_EXPECT_EQ(test, wc[0].wr_id, 50);
+			KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_WR_FLUSH_ERR);
+			KUNIT_EXPECT_EQ(test, wc[0].vendor_err & 0xffff, IRDMA_FLUSH_GENERAL_ERR);
+			goto next;
+		}
+		n = qp_env_poll(e, wc, 1);
+		KUNIT_ASSERT_EQ(test, n, 1);
+		KUNIT_EXPECT_EQ(test, wc[0].wr_id, 43);
+		KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_REM_ACCESS_ERR);
+next:
+		KUNIT_EXPECT_EQ(test, e->ibdev->ops.dealloc_mw(mw), 0);
+		kfree(mw);
+		KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+		ib_dma_unmap_sg(e->ibdev, &sg, 1, DMA_BIDIRECTIONAL);
+		qp_env_teardown(test, e);
+	}
+	__free_page(page);
 }
 
 /* One 100-byte send from QP a to QP b, its bytes checked. */
@@ -1559,6 +1817,9 @@ static void irdma_qp_lan_contract_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, filter);
 	KUNIT_ASSERT_TRUE(test, sim_qset_live(sdev, fn->qs_handle));
 	KUNIT_EXPECT_NE(test, fn->qs_teid, 0);
+	/* The leaf weighs its traffic class's share: all of the port. */
+	KUNIT_EXPECT_EQ(test, fn->qos.num_tc, 1);
+	KUNIT_EXPECT_EQ(test, sdev->lan.leaf_weight[fn->qs_handle], 100);
 
 	/* The queue set detached: the send waits in the SQ. */
 	sim_qset_del(sdev, fn->qs_teid);
@@ -1589,6 +1850,44 @@ static void irdma_qp_lan_contract_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_RETRY_EXC_ERR);
 	KUNIT_EXPECT_GT(test, sdev->stats.rx_filtered, refused);
 	irdma_sim_rdma_filter(sdev, true);
+	qp_env_teardown(test, e);
+}
+
+/*
+ * The priority of a RoCEv2 path's packets and their VLAN tag: the TOS's
+ * priority (QPs take the DSCP's where the port maps DSCPs), in the tag's
+ * top bits; with traffic classes told apart by VLAN priority, untagged
+ * packets get VLAN 0.
+ */
+static void irdma_qp_vlan_prio_test(struct kunit *test)
+{
+	struct irdma_qos saved;
+	struct irdma_fn *fn;
+	struct qp_env *e;
+	u16 tag;
+
+	e = qp_env_setup(test, 7);
+	fn = auxiliary_get_drvdata(e->adev);
+	saved = fn->qos;
+	/* IPTOS_LOWDELAY is interactive traffic, priority 6. */
+	KUNIT_EXPECT_EQ(test, irdma_roce_user_pri(fn, e->gid, 0x10, true), 6);
+	KUNIT_EXPECT_EQ(test, irdma_roce_user_pri(fn, e->gid, 0x10, false), 6);
+	KUNIT_EXPECT_TRUE(test, irdma_roce_vlan_tag(fn, 5, 6, &tag));
+	KUNIT_EXPECT_EQ(test, tag, 5 | 6 << VLAN_PRIO_SHIFT);
+	KUNIT_EXPECT_FALSE(test, irdma_roce_vlan_tag(fn, 0xffff, 6, &tag));
+
+	/* DCB with two classes by VLAN priority. */
+	fn->qos.num_tc = 2;
+	KUNIT_EXPECT_TRUE(test, irdma_roce_vlan_tag(fn, 0xffff, 3, &tag));
+	KUNIT_EXPECT_EQ(test, tag, 3 << VLAN_PRIO_SHIFT);
+
+	/* By DSCP: QPs take the map's priority, address handles the TOS's. */
+	fn->qos.dscp = true;
+	fn->qos.dscp_map[0x10 >> 2] = 3;
+	KUNIT_EXPECT_EQ(test, irdma_roce_user_pri(fn, e->gid, 0x10, true), 3);
+	KUNIT_EXPECT_EQ(test, irdma_roce_user_pri(fn, e->gid, 0x10, false), 6);
+	KUNIT_EXPECT_FALSE(test, irdma_roce_vlan_tag(fn, 0xffff, 3, &tag));
+	fn->qos = saved;
 	qp_env_teardown(test, e);
 }
 
@@ -1805,9 +2104,11 @@ static void irdma_qp_srq_test(struct kunit *test)
 static struct kunit_case irdma_qp_cases[] = {
 	KUNIT_CASE_SLOW(irdma_qp_mcast_test),
 	KUNIT_CASE_SLOW(irdma_qp_mw_test),
+	KUNIT_CASE_SLOW(irdma_qp_mw_bind_test),
 	KUNIT_CASE_SLOW(irdma_qp_push_page_test),
 	KUNIT_CASE_SLOW(irdma_qp_two_fn_test),
 	KUNIT_CASE_SLOW(irdma_qp_lan_contract_test),
+	KUNIT_CASE_SLOW(irdma_qp_vlan_prio_test),
 	KUNIT_CASE_SLOW(irdma_qp_rc_send_test),
 	KUNIT_CASE_SLOW(irdma_qp_rc_write_read_test),
 	KUNIT_CASE_SLOW(irdma_qp_fast_reg_test),
@@ -1820,6 +2121,8 @@ static struct kunit_case irdma_qp_cases[] = {
 	KUNIT_CASE_SLOW(irdma_qp_ud_test),
 	KUNIT_CASE_SLOW(irdma_qp_atomic_ah_test),
 	KUNIT_CASE_SLOW(irdma_qp_cq_resize_test),
+	KUNIT_CASE_SLOW(irdma_qp_cq_ack_test),
+	KUNIT_CASE_SLOW(irdma_qp_first_sd_test),
 	KUNIT_CASE_SLOW(irdma_qp_cq_resize_serial_test),
 	KUNIT_CASE_SLOW(irdma_qp_engine_quick_test),
 	KUNIT_CASE_SLOW(irdma_qp_destroy_pending_ae_test),

@@ -4,6 +4,7 @@
  * out by hand from the WQE layout, not by calling the code twice.
  */
 #include <kunit/test.h>
+#include <linux/bitfield.h>
 
 #include "../main.h"
 
@@ -159,12 +160,45 @@ static void irdma_quanta_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_inline_to_quanta(IRDMA_GEN_1, 48), 2);
 }
 
+/*
+ * Bit 52 of a receive completion says "from a shared receive queue" only
+ * where the engine has them; on the E810 (GEN_2) it means nothing, and
+ * neither decoding nor cleaning may take it so.
+ */
+static void irdma_cq_srq_bit_test(struct kunit *test)
+{
+	__le64 ring[2 * IRDMA_CQE_SIZE / 8] = {};
+	__le64 shadow[8] = {};
+	struct irdma_cqe_info info;
+	struct irdma_uk_cq cq;
+	u64 q3 = IRDMA_CQE_VALID | IRDMA_CQE_SRQ;
+
+	ring[1] = cpu_to_le64(0x1234);	/* the QP's completion context */
+	ring[2] = cpu_to_le64(FIELD_PREP(IRDMA_CQE_QPID, 5));
+	ring[3] = cpu_to_le64(q3);
+	irdma_uk_cq_init(&cq, ring, 2, shadow, 1, NULL);
+	KUNIT_ASSERT_EQ(test, irdma_uk_cq_peek(&cq, &info), 0);
+	KUNIT_EXPECT_FALSE(test, info.srq);
+	KUNIT_EXPECT_EQ(test, info.qp_ctx, 0x1234);
+	/* Cleaning the QP's completions finds it by its context. */
+	KUNIT_EXPECT_EQ(test, irdma_uk_cq_clean(&cq, 0x1234, 5), 0);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ring[1]), 0);
+
+	ring[1] = cpu_to_le64(0x1234);
+	cq.srq_cqes = true;
+	KUNIT_ASSERT_EQ(test, irdma_uk_cq_peek(&cq, &info), 0);
+	KUNIT_EXPECT_TRUE(test, info.srq);
+	KUNIT_EXPECT_EQ(test, irdma_uk_cq_clean(&cq, 0x1234, 5), 1);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ring[3]), IRDMA_CQE_VALID);
+}
+
 static struct kunit_case irdma_uk_cases[] = {
 	KUNIT_CASE(irdma_ring_produce_consume_test),
 	KUNIT_CASE(irdma_ring_full_test),
 	KUNIT_CASE(irdma_wqe_shift_test),
 	KUNIT_CASE(irdma_wq_depth_test),
 	KUNIT_CASE(irdma_quanta_test),
+	KUNIT_CASE(irdma_cq_srq_bit_test),
 	{}
 };
 

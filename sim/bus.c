@@ -69,6 +69,12 @@ static void sim_native_rdma_filter(struct irdma_sim_adev *sadev, bool on)
 	irdma_sim_rdma_filter(to_sim_dev(sadev->adev.dev.parent), on);
 }
 
+static void sim_native_get_qos(struct irdma_sim_adev *sadev,
+			       struct irdma_sim_qos *qos)
+{
+	irdma_sim_get_qos(to_sim_dev(sadev->adev.dev.parent), qos);
+}
+
 /* The native front: an "irdma_sim.roce.N" auxiliary device. */
 static int sim_native_plug(void *priv, const struct irdma_sim_res *res)
 {
@@ -97,6 +103,7 @@ static int sim_native_plug(void *priv, const struct irdma_sim_res *res)
 	sadev->add_qset = sim_native_add_qset;
 	sadev->del_qset = sim_native_del_qset;
 	sadev->rdma_filter = sim_native_rdma_filter;
+	sadev->get_qos = sim_native_get_qos;
 	sadev->adev.name = res->roce ? IRDMA_SIM_ROCE_NAME : IRDMA_SIM_IWARP_NAME;
 	sadev->adev.id = res->id;
 	sadev->adev.dev.parent = &sdev->dev;
@@ -238,6 +245,12 @@ static int sim_dev_create(u32 id, bool roce, bool srq, void __iomem *regs,
 	sdev->id = id;
 	sdev->roce = roce;
 	sdev->srq = srq;
+	/*
+	 * Silicon may start a function's FPM space past segment 0, as the
+	 * query reports; odd-numbered native functions do, so that drivers
+	 * meet that case. Those ice presents keep silicon's PF layout.
+	 */
+	sdev->first_sd = !front && (id & 1) ? SIM_FIRST_SD_ODD : 0;
 	sdev->front = front ? front : &sim_native_front;
 	sdev->front_priv = front ? front_priv : sdev;
 	xa_init(&sdev->cqs);

@@ -4,6 +4,15 @@
  * fills them with the valid bit of the current pass; a CQ armed through
  * its shadow area (and the CQARM doorbell) gets one CEQE at its next
  * completion.
+ *
+ * A driver acknowledges each CEQE it takes by writing the CQ's number to
+ * CQACK, as upstream does for every CEQE before it handles it; a CQ whose
+ * last event is not acknowledged gets no other (it stays armed, and its
+ * next completion after the acknowledgment reports). CQACK is trapped
+ * (doorbell.c): a value written twice in a row is two acknowledgments,
+ * which looking at the register cannot tell. Where no debug register is
+ * left for it, the register is looked at, and since writes may then be
+ * missed, arming a CQ acknowledges its event too.
  */
 #include <linux/bitfield.h>
 #include <linux/slab.h>
@@ -67,13 +76,13 @@ void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
 {
 	u64 hdr = le64_to_cpu(wqe[3]);
 	u32 id = FIELD_GET(IRDMA_CQCMD_CQID, hdr);
-	u32 size = le64_to_cpu(wqe[0]);
+	u32 size = FIELD_GET(IRDMA_CQCMD_CQSIZE, le64_to_cpu(wqe[0]));
 	struct sim_cq made, *cq;
 	u64 arm;
 
 	/* Only the CCQ may exist before the HMC has room for CQs. */
 	if ((id && (!sdev->hmc.committed || id >= sdev->hmc.cnt[IRDMA_HMC_CQ])) ||
-	    !size || size > IRDMA_MAX_CQ_SIZE + 1 || !le64_to_cpu(wqe[5]))
+	    !size || !le64_to_cpu(wqe[5]))
 		return sim_fail(res, SIM_MIN_BAD_PARAM);
 	if (!(hdr & IRDMA_CQCMD_VIRTMAP) && !le64_to_cpu(wqe[4]))
 		return sim_fail(res, SIM_MIN_BAD_PARAM);
@@ -93,6 +102,8 @@ void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
 		.polarity = true,
 		.arm_seq = FIELD_GET(IRDMA_CQ_DBSA_ARM_SEQ_NUM, arm),
 	};
+	clear_bit(id, sdev->cq_unacked);
+	clear_bit(id, sdev->cq_held);
 	if (!id)
 		return sim_ccq_create(sdev, &made);
 
@@ -128,6 +139,7 @@ void sim_cq_destroy(struct sim_dev *sdev, const __le64 *wqe,
 	cq = xa_erase(&sdev->cqs, id);
 	if (!cq)
 		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+	clear_bit(id, sdev->cq_held);
 	kfree(cq);
 }
 
@@ -145,12 +157,12 @@ void sim_cq_modify(struct sim_dev *sdev, const __le64 *wqe,
 {
 	u64 hdr = le64_to_cpu(wqe[3]);
 	struct sim_cq *cq = sim_cq_find(sdev, FIELD_GET(IRDMA_CQCMD_CQID, hdr));
-	u32 size = le64_to_cpu(wqe[0]);
+	u32 size = FIELD_GET(IRDMA_CQCMD_CQSIZE, le64_to_cpu(wqe[0]));
 	u64 arm;
 
 	if (!cq)
 		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
-	if (!(hdr & IRDMA_CQCMD_CQRESIZE) || !size || size > IRDMA_MAX_CQ_SIZE + 1 ||
+	if (!(hdr & IRDMA_CQCMD_CQRESIZE) || !size ||
 	    (!(hdr & IRDMA_CQCMD_VIRTMAP) && !le64_to_cpu(wqe[4])))
 		return sim_fail(res, SIM_MIN_BAD_PARAM);
 	cq->ring = sim_cq_ring(wqe);
@@ -180,6 +192,58 @@ void sim_cqs_destroy_all(struct sim_dev *sdev)
 		xa_erase(&sdev->cqs, id);
 		kfree(cq);
 	}
+	bitmap_zero(sdev->cq_unacked, SIM_MAX_CQS);
+	bitmap_zero(sdev->cq_held, SIM_MAX_CQS);
+	atomic_set(&sdev->cq_ack_credit, 0);
+}
+
+/**
+ * sim_cq_ack - a CQACK write: the driver took the CQ's event
+ * @sdev: the simulated function
+ * @id: the value written, the CQ's number
+ *
+ * Context: any, the trap's included.
+ */
+void sim_cq_ack(struct sim_dev *sdev, u32 id)
+{
+	atomic64_inc(&sdev->stats.cq_acks);
+	if (id < SIM_MAX_CQS && test_and_clear_bit(id, sdev->cq_unacked)) {
+		if (test_bit(id, sdev->cq_held))
+			WRITE_ONCE(sdev->cq_held_due, true);
+		return;
+	}
+	/*
+	 * The trap reads the register after the store, some microseconds
+	 * later under emulation: a CPU acknowledging another CQ meanwhile
+	 * overwrote this write's value, and this read finds that CQ's (whose
+	 * own trap then finds it done). Each write acknowledges one event: the
+	 * one whose number was lost is owed a credit.
+	 */
+	atomic_inc(&sdev->cq_ack_credit);
+	atomic64_inc(&sdev->stats.cq_acks_unmatched);
+	if (!bitmap_empty(sdev->cq_held, SIM_MAX_CQS))
+		WRITE_ONCE(sdev->cq_held_due, true);
+}
+
+/*
+ * The CQ, armed, is due an event: it may have one if its last was
+ * acknowledged (or a write whose number was lost may stand for it). One
+ * it may have is then unacknowledged until CQACK says otherwise. A CQ
+ * with no CEQ gets no event, so needs no acknowledgment.
+ */
+static bool sim_cq_event_free(struct sim_dev *sdev, struct sim_cq *cq)
+{
+	if (!cq->ceq_valid)
+		return true;
+	if (!test_and_set_bit(cq->id, sdev->cq_unacked) ||
+	    atomic_add_unless(&sdev->cq_ack_credit, -1, 0)) {
+		clear_bit(cq->id, sdev->cq_held);
+		return true;
+	}
+	/* Still armed: the event comes with the acknowledgment. */
+	set_bit(cq->id, sdev->cq_held);
+	atomic64_inc(&sdev->stats.cq_events_held);
+	return false;
 }
 
 /* A qword of the CQ's shadow area (@off: its byte offset). */
@@ -279,7 +343,8 @@ int sim_cq_write(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe,
 		cq->polarity = !cq->polarity;
 	}
 	if (cq->armed && (!cq->solicited_only ||
-			  (cqe[3] & (IRDMA_CQE_SOEVENT | IRDMA_CQE_ERROR)))) {
+			  (cqe[3] & (IRDMA_CQE_SOEVENT | IRDMA_CQE_ERROR))) &&
+	    sim_cq_event_free(sdev, cq)) {
 		cq->armed = false;
 		*notify = true;
 	}
@@ -359,7 +424,10 @@ static bool sim_cq_arm(struct sim_dev *sdev, struct sim_cq *cq, u64 arm)
 	cq->arm_seq = seq;
 	cq->armed = true;
 	cq->solicited_only = !(arm & IRDMA_CQ_DBSA_ARM_NEXT);
-	if (cq->solicited_only || !sim_cq_has_cqes(sdev, cq))
+	if (!sdev->db.bp[SIM_TRAP_CQACK])
+		clear_bit(cq->id, sdev->cq_unacked);
+	if (cq->solicited_only || !sim_cq_has_cqes(sdev, cq) ||
+	    !sim_cq_event_free(sdev, cq))
 		return false;
 	cq->armed = false;
 	return true;
@@ -418,4 +486,58 @@ void sim_cq_check_arms(struct sim_dev *sdev)
 		if (sim_cq_arm(sdev, cq, arm) && cq->ceq_valid)
 			sim_ceq_post(sdev, cq->ceq_id, cq->ctx);
 	}
+}
+
+/*
+ * A held event, if its CQ is acknowledged now (or a write whose number
+ * was lost stands for it): the CQ, still armed, has it. True if it is due.
+ */
+static bool sim_cq_release(struct sim_dev *sdev, struct sim_cq *cq)
+{
+	if (!test_bit(cq->id, sdev->cq_held) ||
+	    (test_bit(cq->id, sdev->cq_unacked) &&
+	     !atomic_add_unless(&sdev->cq_ack_credit, -1, 0)))
+		return false;
+	clear_bit(cq->id, sdev->cq_held);
+	if (!cq->armed) {
+		clear_bit(cq->id, sdev->cq_unacked);
+		return false;
+	}
+	cq->armed = false;
+	set_bit(cq->id, sdev->cq_unacked);
+	atomic64_inc(&sdev->stats.cq_events_released);
+	return true;
+}
+
+/**
+ * sim_cq_release_held - give held events whose acknowledgment came
+ * @sdev: the simulated function
+ *
+ * Return: true if an acknowledgment had come since the last look.
+ */
+bool sim_cq_release_held(struct sim_dev *sdev)
+{
+	struct sim_cq *cq;
+	unsigned long id;
+	bool post;
+
+	if (!READ_ONCE(sdev->cq_held_due) || !xchg(&sdev->cq_held_due, false))
+		return false;
+	for_each_set_bit(id, sdev->cq_held, SIM_MAX_CQS) {
+		if (!id) {
+			/* The CCQ's state is shared with the trap. */
+			spin_lock_irq(&sdev->cqp_lock);
+			cq = sim_cq_find(sdev, 0);
+			post = cq && sim_cq_release(sdev, cq);
+			spin_unlock_irq(&sdev->cqp_lock);
+		} else {
+			cq = sim_cq_find(sdev, id);
+			post = cq && sim_cq_release(sdev, cq);
+		}
+		if (!cq)
+			clear_bit(id, sdev->cq_held);
+		else if (post)
+			sim_ceq_post(sdev, cq->ceq_id, cq->ctx);
+	}
+	return true;
 }

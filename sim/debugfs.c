@@ -35,6 +35,13 @@ static int sim_stats_show(struct seq_file *m, void *data)
 		   sdev->stats.rnr_waits);
 	seq_printf(m, "tx_no_qset %llu\nrx_filtered %llu\n",
 		   sdev->stats.tx_no_qset, sdev->stats.rx_filtered);
+	seq_printf(m, "cq_acks %lld\ncq_acks_unmatched %lld\ncq_events_held %lld\ncq_events_released %lld\ncq_events_waiting %d\ncq_ack_credit %d\n",
+		   atomic64_read(&sdev->stats.cq_acks),
+		   atomic64_read(&sdev->stats.cq_acks_unmatched),
+		   atomic64_read(&sdev->stats.cq_events_held),
+		   atomic64_read(&sdev->stats.cq_events_released),
+		   bitmap_weight(sdev->cq_held, SIM_MAX_CQS),
+		   atomic_read(&sdev->cq_ack_credit));
 	seq_printf(m, "doorbells_trapped %llu\ncqp_ops_in_trap %llu\ntraps_leaving_work %llu\ncqp_batches_found_by_looking %llu\nwrites_left_to_their_trap %llu\ntrapped_regs %d\n",
 		   (u64)atomic64_read(&sdev->db.traps),
 		   (u64)atomic64_read(&sdev->db.fast),

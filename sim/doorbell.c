@@ -4,7 +4,9 @@
  * needs no CPU to act on it. The simulator's register window is plain
  * memory, so it asks the CPUs to tell it: a write watchpoint in the debug
  * registers of every CPU (a "wide" hardware breakpoint) on CQPDB, where a
- * driver rings CQP commands, and on CCQPLOW, where it creates the CQP.
+ * driver rings CQP commands, on CCQPLOW, where it creates the CQP, and on
+ * CQACK, where it acknowledges CQ events (each write is one, whatever its
+ * value: cq.c).
  *
  * The watchpoint fires right after the store, on the storing CPU, in the
  * storing context, even one with interrupts off: it runs as a debug
@@ -33,6 +35,7 @@
 static const u32 sim_trap_regs[SIM_TRAPS] = {
 	[SIM_TRAP_CQPDB] = IRDMA_PFPE_CQPDB,
 	[SIM_TRAP_CCQPLOW] = IRDMA_PFPE_CCQPLOW,
+	[SIM_TRAP_CQACK] = IRDMA_PFPE_CQACK,
 };
 
 /*
@@ -59,10 +62,21 @@ static void sim_doorbell_hit(struct perf_event *bp,
 			     struct pt_regs *regs)
 {
 	struct sim_dev *sdev = bp->overflow_handler_context;
-	bool cqpdb = bp->attr.bp_addr ==
-		     (unsigned long)(sdev->regs + IRDMA_PFPE_CQPDB);
+	unsigned long reg = bp->attr.bp_addr - (unsigned long)sdev->regs;
+	bool cqpdb = reg == IRDMA_PFPE_CQPDB;
 	unsigned int left = 0;
 	s64 none = 0;
+
+	/* An event acknowledged: every write counts, the same value again too. */
+	if (reg == IRDMA_PFPE_CQACK) {
+		sim_cq_ack(sdev, sim_rd32(sdev, IRDMA_PFPE_CQACK));
+		/* An event it held is the threads' to give. */
+		if (READ_ONCE(sdev->cq_held_due)) {
+			WRITE_ONCE(sdev->db.threads_due, SIM_KICK_ALL);
+			irq_work_queue(&sdev->db.kick);
+		}
+		return;
+	}
 
 	/* The engine's own write, setting CCQPLOW back to idle. */
 	if (!cqpdb && sim_rd32(sdev, IRDMA_PFPE_CCQPLOW) == SIM_DB_IDLE)

@@ -28,7 +28,7 @@ struct sim_fpm_obj {
  */
 static const struct sim_fpm_obj sim_fpm[IRDMA_HMC_OBJ_COUNT] = {
 	[IRDMA_HMC_QP] = { 4096, 9 },
-	[IRDMA_HMC_CQ] = { 8192, 6 },
+	[IRDMA_HMC_CQ] = { SIM_MAX_CQS, 6 },
 	[IRDMA_HMC_HTE] = { 16384, 5 },
 	[IRDMA_HMC_ARP] = { 2048, 6 },
 	[IRDMA_HMC_MR] = { 65536, 5 },
@@ -92,8 +92,10 @@ void sim_hmc_query(struct sim_dev *sdev, const __le64 *wqe,
 	__le64 buf[IRDMA_FPM_BUF_SIZE / 8] = {};
 	int obj;
 
-	buf[0] = cpu_to_le64(FIELD_PREP(IRDMA_QUERY_FPM_MAX_PE_SDS,
-					SIM_FPM_MAX_SDS));
+	BUILD_BUG_ON(SIM_FIRST_SD_ODD + SIM_FPM_MAX_SDS > SIM_MAX_SDS);
+	buf[0] = cpu_to_le64(FIELD_PREP(IRDMA_QUERY_FPM_MAX_PE_SDS, SIM_FPM_MAX_SDS) |
+			     FIELD_PREP(IRDMA_QUERY_FPM_FIRST_PE_SD_INDEX,
+					sdev->first_sd));
 	for (obj = 0; obj < IRDMA_HMC_OBJ_COUNT; obj++) {
 		const struct sim_fpm_obj *o = sim_fpm_get(sdev, obj);
 
@@ -121,8 +123,9 @@ void sim_hmc_query(struct sim_dev *sdev, const __le64 *wqe,
  * @res: its completion
  *
  * Objects go one after another in the order of their types, each on a
- * 512-byte boundary; the APBVT always takes one object. The bases are
- * written back, in 512-byte units, beside the counts.
+ * 512-byte boundary, from the function's first segment; the APBVT always
+ * takes one object. The bases are written back, in 512-byte units, beside
+ * the counts.
  */
 void sim_hmc_commit(struct sim_dev *sdev, const __le64 *wqe,
 		    struct sim_cqp_result *res)
@@ -130,7 +133,7 @@ void sim_hmc_commit(struct sim_dev *sdev, const __le64 *wqe,
 	__le64 buf[IRDMA_FPM_BUF_SIZE / 8];
 	struct sim_hmc *hmc = &sdev->hmc;
 	u64 addr = le64_to_cpu(wqe[4]);
-	u64 next = 0;
+	u64 next = (u64)sdev->first_sd * IRDMA_HMC_SD_SIZE;
 	int obj;
 
 	if (sim_dma_read(sdev, addr, buf, sizeof(buf)))
@@ -156,7 +159,7 @@ void sim_hmc_commit(struct sim_dev *sdev, const __le64 *wqe,
 		hmc->base[obj] = next;
 		next = ALIGN(next + (u64)cnt * hmc->size[obj], IRDMA_FPM_BASE_UNIT);
 	}
-	if (next > (u64)SIM_FPM_MAX_SDS * IRDMA_HMC_SD_SIZE)
+	if (next > (u64)(sdev->first_sd + SIM_FPM_MAX_SDS) * IRDMA_HMC_SD_SIZE)
 		return sim_fail(res, SIM_MIN_NO_SPACE);
 
 	for (obj = 0; obj < IRDMA_HMC_OBJ_COUNT; obj++)
@@ -176,7 +179,7 @@ static int sim_hmc_set_sd(struct sim_dev *sdev, u64 cmd, u64 data)
 
 	if (!(cmd & IRDMA_SD_CMD_WRITE))
 		return 0;
-	if (idx >= SIM_FPM_MAX_SDS)
+	if (idx < sdev->first_sd || idx >= sdev->first_sd + SIM_FPM_MAX_SDS)
 		return -EINVAL;
 	sdev->hmc.sd[idx] = data;
 	return 0;
@@ -257,7 +260,7 @@ int sim_hmc_fpm_to_pa(struct sim_dev *sdev, u64 fpm, u64 *pa, u32 *contig)
 	u64 off = fpm % IRDMA_HMC_SD_SIZE;
 	u64 sd, pd;
 
-	if (sd_idx >= SIM_FPM_MAX_SDS)
+	if (sd_idx < sdev->first_sd || sd_idx >= sdev->first_sd + SIM_FPM_MAX_SDS)
 		return -EFAULT;
 	sd = sdev->hmc.sd[sd_idx];
 	if (!(sd & IRDMA_SD_DATA_VALID))

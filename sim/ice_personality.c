@@ -154,9 +154,16 @@ EXPORT_SYMBOL_GPL(ice_rdma_update_vsi_filter);
  */
 void ice_get_qos_params(struct ice_pf *pf, struct iidc_qos_params *qos)
 {
+	struct irdma_sim_qos q;
+	int i;
+
+	irdma_sim_get_qos(sim_ice_from_pf(pf)->sim, &q);
 	memset(qos, 0, sizeof(*qos));
-	qos->num_tc = 1;
-	qos->tc_info[0].rel_bw = 100;
+	qos->num_tc = q.num_tc;
+	for (i = 0; i < IIDC_MAX_USER_PRIORITY; i++) {
+		qos->up2tc[i] = q.up2tc[i];
+		qos->tc_info[i].rel_bw = q.rel_bw[i];
+	}
 }
 EXPORT_SYMBOL_GPL(ice_get_qos_params);
 

@@ -35,6 +35,19 @@
 	(IRDMA_SIM_BAR_SIZE + (IRDMA_SIM_PUSH_PAGES + 1) * 4096)
 
 /**
+ * struct irdma_sim_qos - the port's traffic classes, as the LAN side
+ *	configured them (DCB)
+ * @num_tc: traffic classes enabled, from 0
+ * @up2tc: the traffic class of each user priority
+ * @rel_bw: each traffic class's share of the port, in percent
+ */
+struct irdma_sim_qos {
+	u8 num_tc;
+	u8 up2tc[8];
+	u8 rel_bw[8];
+};
+
+/**
  * struct irdma_sim_adev - a simulated E810 RDMA function
  * @adev: the auxiliary device the driver binds to
  * @dma_dev: device to make DMA mappings for
@@ -57,6 +70,7 @@
  * @del_qset: detach the queue set of a TEID @add_qset gave
  * @rdma_filter: steer RoCE packets to the RDMA engine (on) or back to
  *	the LAN queues (off)
+ * @get_qos: the port's traffic classes (DCB), as ice_get_qos_params()
  */
 struct irdma_sim_adev {
 	struct auxiliary_device adev;
@@ -78,6 +92,7 @@ struct irdma_sim_adev {
 			u32 *teid);
 	void (*del_qset)(struct irdma_sim_adev *sadev, u32 teid);
 	void (*rdma_filter)(struct irdma_sim_adev *sadev, bool on);
+	void (*get_qos)(struct irdma_sim_adev *sadev, struct irdma_sim_qos *qos);
 };
 
 /**
@@ -124,6 +139,7 @@ void irdma_sim_request_reset(void *handle);
 int irdma_sim_qset_add(void *handle, u16 qs_handle, u8 tc, u32 *teid);
 void irdma_sim_qset_del(void *handle, u32 teid);
 void irdma_sim_rdma_filter(void *handle, bool on);
+void irdma_sim_get_qos(void *handle, struct irdma_sim_qos *qos);
 
 /*
  * For in-kernel tests (KUnit) with the simulator built in: what

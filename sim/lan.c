@@ -187,3 +187,19 @@ void irdma_sim_rdma_filter(void *handle, bool on)
 	WRITE_ONCE(sdev->lan.rdma_filter, on);
 }
 EXPORT_SYMBOL_GPL(irdma_sim_rdma_filter);
+
+/**
+ * irdma_sim_get_qos - the port's traffic classes, as the LAN side reports
+ * them: DCB off (ice's default), one traffic class with all of the port,
+ * every user priority in it
+ * @handle: the function, as its front received it at plug time
+ * @qos: filled in
+ */
+void irdma_sim_get_qos(void *handle, struct irdma_sim_qos *qos)
+{
+	BUILD_BUG_ON(SIM_LAN_NUM_TC != 1);
+	memset(qos, 0, sizeof(*qos));
+	qos->num_tc = SIM_LAN_NUM_TC;
+	qos->rel_bw[0] = 100;
+}
+EXPORT_SYMBOL_GPL(irdma_sim_get_qos);

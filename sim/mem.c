@@ -75,6 +75,7 @@ void sim_mr_alloc(struct sim_dev *sdev, const __le64 *wqe,
 	mr->stag = stag;
 	mr->pd = FIELD_GET(IRDMA_STAG_PDID, le64_to_cpu(wqe[1]));
 	mr->is_mw = !(hdr & IRDMA_STAG_MR);
+	mr->mw_type1 = mr->is_mw && (hdr & IRDMA_STAG_MWTYPE);
 	mr->fast_reg = !mr->is_mw;
 	mr->len = FIELD_GET(IRDMA_STAG_LEN, le64_to_cpu(wqe[1]));
 }
@@ -186,15 +187,116 @@ int sim_mr_invalidate(struct sim_dev *sdev, u32 stag, u32 pd, bool remote)
 
 	if (!mr || !mr->valid || mr->stag != stag)
 		return IRDMA_AE_AMP_INVALID_STAG;
+	/* A type 1 window goes only with its binding or its deallocation. */
+	if (mr->mw_type1)
+		return IRDMA_AE_AMP_INVALIDATE_TYPE1_MW;
 	if (mr->pd != pd)
 		return IRDMA_AE_AMP_BAD_PD;
 	if (remote && !(mr->rights & (IRDMA_MR_RIGHT_REMOTE_READ |
 				      IRDMA_MR_RIGHT_REMOTE_WRITE)))
 		return IRDMA_AE_AMP_INVALIDATE_NO_REMOTE_ACCESS_RIGHTS;
 	/* Regions registered by REG_MR cannot be invalidated. */
-	if (!mr->fast_reg)
+	if (!mr->fast_reg && !mr->is_mw)
 		return IRDMA_AE_AMP_RIGHTS_VIOLATION;
 	mr->valid = false;
+	return 0;
+}
+
+/* A window's new bounds and rights: none a region cannot give. */
+static int sim_mw_bind_check(const struct sim_mr *mr, u32 parent, u32 pd,
+			     u64 va, u64 len, u8 rights, bool va_based)
+{
+	if (!mr || !mr->valid || mr->stag != parent)
+		return IRDMA_AE_AMP_MWBIND_TO_INVALID_PARENT;
+	if (mr->is_mw)
+		return IRDMA_AE_AMP_MWBIND_TO_MW_STAG;
+	if (mr->pd != pd)
+		return IRDMA_AE_AMP_BAD_PD;
+	if (!(mr->rights & IRDMA_MR_RIGHT_BIND_WINDOW))
+		return IRDMA_AE_AMP_MWBIND_BIND_DISABLED;
+	if (mr->zero_based)
+		return IRDMA_AE_AMP_MWBIND_TO_ZERO_BASED_STAG;
+	if (!va_based)
+		return IRDMA_AE_AMP_MWBIND_ZERO_BASED_TYPE1_MW;
+	/* Remote access only; remote writes need the region's local write. */
+	if ((rights & ~(IRDMA_MR_RIGHT_REMOTE_READ | IRDMA_MR_RIGHT_REMOTE_WRITE)) ||
+	    ((rights & IRDMA_MR_RIGHT_REMOTE_WRITE) &&
+	     !(mr->rights & IRDMA_MR_RIGHT_LOCAL_WRITE)))
+		return IRDMA_AE_AMP_MWBIND_INVALID_RIGHTS;
+	if (va + len < va || va < mr->va || va + len > mr->va + mr->len)
+		return IRDMA_AE_AMP_MWBIND_INVALID_BOUNDS;
+	return 0;
+}
+
+/**
+ * sim_mw_bind - a BIND_MW WQE: a type 1 window takes a key, bounds and
+ * remote rights inside a region
+ * @sdev: the simulated function
+ * @pd: the posting QP's PD
+ * @wqe: the WQE
+ *
+ * The window keeps its index and takes the WQE's key (libirdma moves the
+ * key at every bind); a type 1 window may be bound again while valid.
+ * Only type 1 windows are bound this way on this generation.
+ *
+ * Return: 0, or the AE code of the failure (the window is unchanged).
+ */
+int sim_mw_bind(struct sim_dev *sdev, u32 pd, const __le64 *wqe)
+{
+	u64 hdr = le64_to_cpu(wqe[3]), q1 = le64_to_cpu(wqe[1]);
+	u32 stag = FIELD_GET(IRDMA_BIND_MW_STAG, q1);
+	u32 parent = FIELD_GET(IRDMA_BIND_PARENT_STAG, q1);
+	struct sim_mr *mw = xa_load(&sdev->mrs, sim_mr_index(sdev, stag));
+	u64 va = le64_to_cpu(wqe[0]), len = le64_to_cpu(wqe[2]);
+	u8 rights = FIELD_GET(IRDMA_WQE_STAGRIGHTS, hdr);
+	int err;
+
+	if (!mw)
+		return IRDMA_AE_AMP_INVALID_STAG;
+	if (!mw->is_mw)
+		return IRDMA_AE_AMP_MWBIND_OF_MR_STAG;
+	if (!mw->mw_type1 || !(hdr & IRDMA_WQE_MWTYPE1))
+		return IRDMA_AE_AMP_MWBIND_WRONG_TYPE;
+	if (mw->pd != pd)
+		return IRDMA_AE_AMP_BAD_PD;
+	err = sim_mw_bind_check(xa_load(&sdev->mrs, sim_mr_index(sdev, parent)),
+				parent, pd, va, len, rights,
+				hdr & IRDMA_WQE_VABASEDTO);
+	if (err)
+		return err;
+	mw->stag = stag;
+	mw->parent = parent;
+	mw->va = va;
+	mw->len = len;
+	mw->rights = rights;
+	mw->valid = true;
+	return 0;
+}
+
+/*
+ * An access through a window: its own key, rights and bounds, then its
+ * region's, which must still be the one it was bound to. The region
+ * translates (both are VA-based, so the address is the same).
+ */
+static int sim_mw_check(struct sim_dev *sdev, const struct sim_mr *mw,
+			const struct sim_access *acc, u64 addr, u32 len,
+			struct sim_mr **out)
+{
+	struct sim_mr *mr;
+
+	if (!mw->valid || mw->stag != acc->stag)
+		return (mw->stag & 0xff) != (acc->stag & 0xff) ?
+		       IRDMA_AE_AMP_BAD_STAG_KEY : IRDMA_AE_AMP_INVALID_STAG;
+	if (mw->pd != acc->pd)
+		return IRDMA_AE_AMP_BAD_PD;
+	if ((mw->rights & acc->rights) != acc->rights)
+		return IRDMA_AE_AMP_RIGHTS_VIOLATION;
+	if (addr < mw->va || addr + len < addr || addr + len > mw->va + mw->len)
+		return IRDMA_AE_AMP_BOUNDS_VIOLATION;
+	mr = xa_load(&sdev->mrs, sim_mr_index(sdev, mw->parent));
+	if (!mr || !mr->valid || mr->stag != mw->parent || mr->is_mw)
+		return IRDMA_AE_AMP_INVALID_STAG;
+	*out = mr;
 	return 0;
 }
 
@@ -224,8 +326,10 @@ static int sim_mr_check(struct sim_dev *sdev, const struct sim_access *acc,
 	struct sim_mr *mr = xa_load(&sdev->mrs, sim_mr_index(sdev, acc->stag));
 	u64 start;
 
-	if (!mr || mr->is_mw)
+	if (!mr)
 		return IRDMA_AE_AMP_INVALID_STAG;
+	if (mr->is_mw)
+		return sim_mw_check(sdev, mr, acc, addr, len, out);
 	if ((mr->stag & 0xff) != (acc->stag & 0xff))
 		return IRDMA_AE_AMP_BAD_STAG_KEY;
 	if (!mr->valid)
@@ -467,10 +571,16 @@ void sim_ws_node(struct sim_dev *sdev, const __le64 *wqe,
 {
 	u64 hdr = le64_to_cpu(wqe[3]);
 
+	u32 node = FIELD_GET(IRDMA_WS_NODEID, hdr);
+
 	if (FIELD_GET(IRDMA_WS_NODEOP, hdr) > IRDMA_WS_OP_DELETE)
 		return sim_fail(res, SIM_MIN_BAD_PARAM);
-	if (hdr & IRDMA_WS_LEAF)
-		res->ret_val = FIELD_GET(IRDMA_WS_NODEID, hdr);
+	if (!(hdr & IRDMA_WS_LEAF))
+		return;
+	res->ret_val = node;
+	if (FIELD_GET(IRDMA_WS_NODEOP, hdr) != IRDMA_WS_OP_DELETE)
+		WRITE_ONCE(sdev->lan.leaf_weight[node],
+			   FIELD_GET(IRDMA_WS_WEIGHT, le64_to_cpu(wqe[4])));
 }
 
 /**

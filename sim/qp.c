@@ -212,6 +212,7 @@ static int sim_qp_load_ctx(struct sim_dev *sdev, struct sim_qp *qp, u64 ctx_pa,
 	u64_to_ether_addr(FIELD_GET(IRDMA_QPC_MACADDR, le64_to_cpu(ctx[19])),
 			  qp->mac);
 	qp->priv = !!(le64_to_cpu(ctx[20]) & IRDMA_QPC_PRIVEN);
+	qp->bind_en = !!(le64_to_cpu(ctx[20]) & IRDMA_QPC_BINDEN);
 	qp->compl_ctx = le64_to_cpu(ctx[IRDMA_QPC_COMPL_CTX_QWORD]);
 	return 0;
 }
@@ -966,7 +967,7 @@ static u32 sim_wqe_quanta(u64 hdr)
 	u32 len;
 
 	if (op == IRDMA_WQEOP_NOP || op == IRDMA_WQEOP_INV_STAG ||
-	    op == IRDMA_WQEOP_FAST_REG_NSMR)
+	    op == IRDMA_WQEOP_FAST_REG_NSMR || op == IRDMA_WQEOP_BIND_MW)
 		return 1;
 	if (hdr & IRDMA_WQE_INLINEDATAFLAG) {
 		len = FIELD_GET(IRDMA_WQE_INLINEDATALEN, hdr);
@@ -1006,6 +1007,13 @@ static void sim_exec(struct sim_dev *sdev, struct sim_qp *qp, const __le64 *wqe,
 	case IRDMA_WQEOP_FAST_REG_NSMR:
 		r->req_ae = qp->priv ? sim_mr_fast_reg(sdev, qp->pd, wqe) :
 				       IRDMA_AE_PRIV_OPERATION_DENIED;
+		return;
+	case IRDMA_WQEOP_BIND_MW:
+		if (qp->type == IRDMA_QP_TYPE_ROCE_UD)
+			r->req_ae = IRDMA_AE_WQE_UNEXPECTED_OPCODE;
+		else
+			r->req_ae = qp->bind_en ? sim_mw_bind(sdev, qp->pd, wqe) :
+						  IRDMA_AE_PRIV_OPERATION_DENIED;
 		return;
 	case IRDMA_WQEOP_SEND:
 	case IRDMA_WQEOP_SEND_SOL:
@@ -1089,9 +1097,14 @@ static bool sim_rnr(struct sim_dev *sdev, struct sim_qp *qp)
  */
 static bool sim_wqe_short(const __le64 *wqe, u64 hdr)
 {
+	u8 op = FIELD_GET(IRDMA_WQE_OPCODE, hdr);
 	u32 k, frags, len, stag;
 	u64 addr, total = 0;
 
+	/* Key work carries no data. */
+	if (op == IRDMA_WQEOP_NOP || op == IRDMA_WQEOP_INV_STAG ||
+	    op == IRDMA_WQEOP_FAST_REG_NSMR || op == IRDMA_WQEOP_BIND_MW)
+		return true;
 	if (hdr & IRDMA_WQE_INLINEDATAFLAG)
 		return true;
 	if (sim_wqe_frags(hdr, &frags))

@@ -3,8 +3,9 @@
  * The BAR0 register file. The window is plain memory: the driver's writel()
  * lands there and the engine notices by looking. Registers that carry a
  * value (CQPDB holds the SQ head) are compared with the last value taken;
- * doorbells whose value may repeat (CQARM, GLINT_DYN_CTL, CCQPLOW) are set
- * back to SIM_DB_IDLE once their write has been taken.
+ * doorbells whose value may repeat (CQARM, GLINT_DYN_CTL, CCQPLOW, and
+ * CQACK where it is not trapped) are set back to SIM_DB_IDLE once their
+ * write has been taken.
  */
 #include <linux/bitfield.h>
 
@@ -29,6 +30,7 @@ void sim_regs_reset(struct sim_dev *sdev)
 		 FIELD_PREP(IRDMA_LBARCTRL_PE_DB_SIZE, 2));
 	sim_wr32(sdev, IRDMA_PFPE_CCQPLOW, SIM_DB_IDLE);
 	sim_wr32(sdev, IRDMA_PFPE_CQARM, SIM_DB_IDLE);
+	sim_wr32(sdev, IRDMA_PFPE_CQACK, SIM_DB_IDLE);
 	sim_wr32(sdev, IRDMA_PFPE_WQEALLOC, SIM_DB_IDLE);
 	sim_wr32(sdev, IRDMA_DB_WQE_ALLOC, SIM_DB_IDLE);
 	sim_wr32(sdev, IRDMA_DB_CQ_ARM, SIM_DB_IDLE);
@@ -134,6 +136,16 @@ bool sim_regs_poll(struct sim_dev *sdev, bool *quick)
 	work |= sim_cqp_run(sdev, &young);
 	/* A command not yet due keeps the threads looking. */
 	*quick |= young;
+	/* CQACK, where it has no trap: the last write since the last look. */
+	if (!sdev->db.bp[SIM_TRAP_CQACK]) {
+		u32 acked = sim_rd32(sdev, IRDMA_PFPE_CQACK);
+
+		if (acked != SIM_DB_IDLE) {
+			sim_wr32(sdev, IRDMA_PFPE_CQACK, SIM_DB_IDLE);
+			sim_cq_ack(sdev, acked);
+		}
+	}
+	work |= sim_cq_release_held(sdev);
 	/* The kernel's and user space's CQ arm doorbells. */
 	if (sim_db_taken(sdev, IRDMA_PFPE_CQARM) | sim_db_taken(sdev, IRDMA_DB_CQ_ARM)) {
 		sim_cq_check_arms(sdev);

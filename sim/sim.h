@@ -32,9 +32,11 @@ struct seq_file;
 #define SIM_MAX_DEVICES		64
 #define SIM_MAX_CEQS		64
 #define SIM_MAX_SDS		64	/* 128 MiB of FPM space per function */
+#define SIM_FIRST_SD_ODD	24	/* first segment of odd-numbered native functions */
 #define SIM_MAX_ARPS		2048	/* the ARP table's entries */
 #define SIM_MAX_ENGINES		4	/* engine threads, one per CPU */
 #define SIM_MAX_AHS		131072	/* address handles the HMC offers */
+#define SIM_MAX_CQS		8192	/* completion queues the HMC offers */
 #define SIM_AH_CHUNK		256	/* address handles per table chunk */
 #define SIM_LAT_BUCKETS		20	/* response times to 2^18 us and over */
 
@@ -176,6 +178,7 @@ struct sim_cq {
  * @pd: protection domain
  * @compl_ctx: what CQEs carry for the QP
  * @priv: privileged (STag 0, fast registration)
+ * @bind_en: may bind memory windows
  * @ipv4: IPv4 addressing
  * @src_ip: source address (host-order words)
  * @dest_ip: destination address
@@ -208,6 +211,7 @@ struct sim_qp {
 	u32 pd;
 	u64 compl_ctx;
 	bool priv;
+	bool bind_en;
 	bool ipv4;
 	u32 src_ip[4];
 	u32 dest_ip[4];
@@ -229,6 +233,8 @@ struct sim_qp {
  * @valid: registered (usable)
  * @fast_reg: allocated for fast registration (ALLOC_STAG)
  * @is_mw: a window
+ * @mw_type1: a type 1 window (bound by BIND_MW, never invalidated)
+ * @parent: a bound window's region's key
  * @va: first address (VA-based) or offset base
  * @len: length; 0 with no pages: all of memory
  * @zero_based: addresses count from the start
@@ -244,6 +250,8 @@ struct sim_mr {
 	bool valid;
 	bool fast_reg;
 	bool is_mw;
+	bool mw_type1;
+	u32 parent;
 	u64 va;
 	u64 len;
 	bool zero_based;
@@ -352,6 +360,12 @@ struct sim_hmc {
  * @tx_no_qset: SQ runs refused because the QP's queue set is not attached
  * @rx_filtered: messages that did not reach the engine: its RDMA filter
  *	was off (counted at the receiver)
+ * @cq_acks: CQACK writes taken
+ * @cq_acks_unmatched: those whose CQ had no event to acknowledge (the
+ *	number read was another write's, or stale)
+ * @cq_events_held: events a CQ was due but not given then, its last one
+ *	not acknowledged
+ * @cq_events_released: held events given when the acknowledgment came
  */
 struct sim_stats {
 	u64 cqp_ops;
@@ -367,6 +381,10 @@ struct sim_stats {
 	u64 rnr_waits;
 	u64 tx_no_qset;
 	u64 rx_filtered;
+	atomic64_t cq_acks;
+	atomic64_t cq_acks_unmatched;
+	atomic64_t cq_events_held;
+	atomic64_t cq_events_released;
 };
 
 /* Queue-set handles a WORK_SCHED_NODE leaf can have (10 bits). */
@@ -395,6 +413,8 @@ struct sim_qset {
  * @teids: TEIDs handed out so far
  * @live: queue-set handles that may transmit, for the engine
  * @rdma_filter: RoCE packets are steered to the engine
+ * @leaf_weight: by queue-set handle, the weight its scheduler leaf was
+ *	last given (WORK_SCHED_NODE), for tests
  */
 struct sim_lan {
 	spinlock_t lock; /* the queue-set table */
@@ -402,6 +422,7 @@ struct sim_lan {
 	u32 teids;
 	DECLARE_BITMAP(live, SIM_QSET_HANDLES);
 	bool rdma_filter;
+	u8 leaf_weight[SIM_QSET_HANDLES];
 };
 
 /* Kinds of answers whose response time is recorded (latency.c). */
@@ -451,6 +472,7 @@ struct sim_lat_slow {
 enum sim_trap_reg {
 	SIM_TRAP_CQPDB,
 	SIM_TRAP_CCQPLOW,
+	SIM_TRAP_CQACK,
 	SIM_TRAPS,
 };
 
@@ -529,6 +551,8 @@ struct sim_faults {
  * @id: the number given at creation
  * @roce: RoCEv2 personality (else iWARP)
  * @srq: the engine has the SRQ extension (shared receive queues)
+ * @first_sd: the first segment of its FPM space: FPM addresses (and
+ *	segment numbers) below it are not its own
  * @regs: the BAR0 register window (memory the engine watches)
  * @own_regs: @regs was allocated here (else a front's PCI BAR)
  * @front: how the function is presented to a driver
@@ -565,6 +589,13 @@ struct sim_faults {
  * @ccq: the CCQ (CQ 0), kept here so that the trap can make it with no
  *	allocation (the stock driver busy-waits for it)
  * @ccq_live: @ccq exists; set after its fields (release)
+ * @cq_unacked: CQs whose last event the driver has not acknowledged yet
+ *	(CQACK), by number: they get no other until it does
+ * @cq_ack_credit: CQACK writes whose CQ number was overwritten before
+ *	their trap read it; each lets one unacknowledged CQ have an event
+ * @cq_held: CQs due an event they did not get, for want of an
+ *	acknowledgment: they get it when the acknowledgment comes
+ * @cq_held_due: an acknowledgment came that may free a held event
  * @qps: live queue pairs by number
  * @srqs: live shared receive queues by number
  * @mrs: memory keys by index
@@ -592,6 +623,7 @@ struct sim_dev {
 	u32 id;
 	bool roce;
 	bool srq;
+	u32 first_sd;
 	void __iomem *regs;
 	bool own_regs;
 	const struct irdma_sim_front *front;
@@ -623,6 +655,10 @@ struct sim_dev {
 	struct xarray cqs;
 	struct sim_cq ccq;
 	bool ccq_live;
+	DECLARE_BITMAP(cq_unacked, SIM_MAX_CQS);
+	atomic_t cq_ack_credit;
+	DECLARE_BITMAP(cq_held, SIM_MAX_CQS);
+	bool cq_held_due;
 	struct xarray qps;
 	struct xarray srqs;
 	struct xarray mrs;
@@ -756,6 +792,8 @@ int sim_cq_post_ext(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe,
 		    const u64 *ext);
 void sim_cq_check_arms(struct sim_dev *sdev);
 void sim_cqs_destroy_all(struct sim_dev *sdev);
+void sim_cq_ack(struct sim_dev *sdev, u32 id);
+bool sim_cq_release_held(struct sim_dev *sdev);
 
 /* eq.c */
 void sim_ceq_create(struct sim_dev *sdev, const __le64 *wqe,
@@ -815,6 +853,7 @@ int sim_mem_copy(struct sim_dev *sdev, const struct sim_access *acc, u64 addr,
 		 void *buf, u32 len, bool to_mem);
 int sim_mr_invalidate(struct sim_dev *sdev, u32 stag, u32 pd, bool remote);
 int sim_mr_fast_reg(struct sim_dev *sdev, u32 pd, const __le64 *wqe);
+int sim_mw_bind(struct sim_dev *sdev, u32 pd, const __le64 *wqe);
 struct sim_ah *sim_ah_get(struct sim_dev *sdev, u32 id);
 
 /* qp.c: queue pairs and the fabric */

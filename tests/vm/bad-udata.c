@@ -255,8 +255,9 @@ static void queue_memory_test(__u32 pd)
 }
 
 /*
- * A CQ of one entry more than the device's max_cqe, on a ring that holds
- * them all: refused as a kernel CQ of that size is; max_cqe itself is not.
+ * The largest CQ, as libirdma asks for it: ring slots, two per completion
+ * and one spare, so 2 * (max_cqe + 1) for max_cqe completions (which the
+ * device's 21-bit size field holds); one slot more is refused.
  */
 static void cq_limit_test(__u32 pd)
 {
@@ -264,7 +265,7 @@ static void cq_limit_test(__u32 pd)
 	struct ib_uverbs_query_device_resp dev = {};
 	struct ib_uverbs_query_device qd = {};
 	struct irdma_create_cq_req cqreq = {};
-	__u32 ring, shadow, cq;
+	__u32 ring, shadow, cq, slots;
 	size_t pages;
 	void *mem;
 	int err;
@@ -275,7 +276,8 @@ static void cq_limit_test(__u32 pd)
 	if (err)
 		return;
 	/* 128 CQEs of 32 bytes a page. */
-	pages = (dev.max_cqe + 1 + 127) / 128;
+	slots = 2 * (dev.max_cqe + 1);
+	pages = (slots + 1 + 127) / 128;
 	mem = mmap(NULL, (pages + 1) * 4096, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (mem == MAP_FAILED) {
@@ -285,19 +287,19 @@ static void cq_limit_test(__u32 pd)
 	}
 	cq_reg.cq_pages = pages;
 	ring = reg_mr(pd, mem, pages * 4096, &cq_reg, sizeof(cq_reg), &err);
-	expect("a CQ ring for max_cqe + 1 entries", err, 0);
+	expect("a CQ ring of 2 * (max_cqe + 1) + 1 slots", err, 0);
 	cq_reg.cq_pages = 1;
 	shadow = reg_mr(pd, (char *)mem + pages * 4096, 4096, &cq_reg, sizeof(cq_reg),
 			&err);
 	expect("its shadow area", err, 0);
 	cqreq.user_cq_buf = (uintptr_t)mem;
 	cqreq.user_shadow_area = (uintptr_t)mem + pages * 4096;
-	err = create_cq(dev.max_cqe + 1, &cqreq, sizeof(cqreq), &cq);
-	expect("a CQ of max_cqe + 1 entries", err, EINVAL);
+	err = create_cq(slots + 1, &cqreq, sizeof(cqreq), &cq);
+	expect("a CQ ring of one slot more than max_cqe entries take", err, EINVAL);
 	if (!err)
 		destroy_cq(cq);
-	err = create_cq(dev.max_cqe, &cqreq, sizeof(cqreq), &cq);
-	expect("a CQ of max_cqe entries", err, 0);
+	err = create_cq(slots, &cqreq, sizeof(cqreq), &cq);
+	expect("a CQ ring for max_cqe entries", err, 0);
 	if (!err)
 		expect("destroying it", destroy_cq(cq), 0);
 	expect("deregistering the ring", dereg_mr(ring), 0);

@@ -132,7 +132,24 @@ unload_driver() {
 	rmmod irdma || fail "rmmod irdma ($IRDMA_DRIVER) failed"
 }
 
+# Every CQ event the driver took was acknowledged (CQACK): the simulator,
+# as silicon, gives a CQ no other event until its last is. Events held
+# for an acknowledgment still to come are given when it comes; one still
+# waiting at the end never got it.
+cq_ack_check() {
+	local f=$SIM_DBG/$SIM_FN/stats waiting
+	[ -r "$f" ] || return 0
+	stat() { awk -v k="$1" '$1 == k { print $2 }' "$f"; }
+	waiting=$(stat cq_events_waiting)
+	echo "CQ events acknowledged: $(stat cq_acks)" \
+		"($(stat cq_acks_unmatched) naming no CQ due);" \
+		"held until acknowledged: $(stat cq_events_held), given then: $(stat cq_events_released)"
+	[ "${waiting:-0}" -eq 0 ] ||
+		fail "$waiting CQs wait for an event: their last was never acknowledged"
+}
+
 unload_stack() {
+	cq_ack_check
 	unload_driver
 	[ "$IRDMA_DRIVER" = ours ] || rmmod irdma_sim_ice || fail "rmmod irdma_sim_ice failed"
 	unload_sim

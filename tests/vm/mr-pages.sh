@@ -3,7 +3,10 @@
 # A user MR on two 2 MiB pages out of physical order (tests/vm/mr-pages.c):
 # inline RDMA writes through it land where they were sent and nowhere else
 # in the MR, and complete without error. The device reads the MR's PBLEs
-# by the page size REG_MR gives it.
+# by the page size REG_MR gives it. Then through libibverbs
+# (tests/vm/mr-huge.c), MRs of four hugetlb and four transparent huge
+# pages, out of physical order: RDMA writes, reads and sends at offsets
+# inside every page, every byte compared.
 # Then (tests/vm/mr-memcg.c) the kernel memory a user registration takes
 # is charged to the user's memory cgroup: ours must charge the page list
 # of queue memory; the stock driver's figure is printed (upstream does not
@@ -13,14 +16,19 @@ ADDR=192.168.77.1
 
 gcc -O2 -Wall -o /tmp/mr-pages "$IRDMA_REPO/tests/vm/mr-pages.c" || fail "build mr-pages"
 gcc -O2 -Wall -o /tmp/mr-memcg "$IRDMA_REPO/tests/vm/mr-memcg.c" || fail "build mr-memcg"
-echo 8 >/proc/sys/vm/nr_hugepages
-[ "$(cat /proc/sys/vm/nr_hugepages)" -ge 4 ] || fail "no huge pages"
+gcc -O2 -Wall -o /tmp/mr-huge "$IRDMA_REPO/tests/vm/mr-huge.c" -libverbs || fail "build mr-huge"
+thp=/sys/kernel/mm/transparent_hugepage/enabled
+grep -q '\[never\]' $thp && echo madvise >$thp
+echo 16 >/proc/sys/vm/nr_hugepages
+[ "$(cat /proc/sys/vm/nr_hugepages)" -ge 8 ] || fail "no huge pages"
 
 load_stack
 roce_up $ADDR
 dev=/dev/infiniband/$(basename "$(ls -d /sys/class/infiniband/irdma0/device/infiniband_verbs/uverbs* | head -1)")
 /tmp/mr-pages "$dev" "/sys/class/infiniband/irdma0/ports/1/gids/$GIDX" ||
 	fail "RDMA writes through a user MR on huge pages"
+/tmp/mr-huge irdma0 "$GIDX" hugetlb 4 || fail "a user MR on hugetlb pages"
+/tmp/mr-huge irdma0 "$GIDX" thp 4 || fail "a user MR on transparent huge pages"
 
 cg=/sys/fs/cgroup
 mountpoint -q $cg || mount -t cgroup2 none $cg || fail "no cgroup2"
