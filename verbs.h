@@ -496,6 +496,7 @@ int irdma_roce_addr_info(const struct ib_gid_attr *sgid_attr,
 u8 irdma_roce_user_pri(struct irdma_fn *fn, const struct ib_gid_attr *sgid_attr,
 		       u8 tos, bool by_dscp);
 bool irdma_roce_vlan_tag(struct irdma_fn *fn, u16 vlan, u8 up, u16 *tag);
+void irdma_ae_qp_error(u16 code, u16 *flush, enum ib_event_type *event);
 void irdma_unregister_notifiers(void);
 
 #endif /* IRDMA_VERBS_H */

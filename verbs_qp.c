@@ -1046,69 +1046,6 @@ out:
 	irdma_qp_put(qp);
 }
 
-/* What an error event means for the completions and the consumer. */
-static void irdma_qp_ae_class(u16 code, u16 *flush, enum ib_event_type *ev)
-{
-	*ev = IB_EVENT_QP_FATAL;
-	switch (code) {
-	case IRDMA_AE_AMP_UNALLOCATED_STAG:
-	case IRDMA_AE_AMP_INVALID_STAG:
-	case IRDMA_AE_AMP_BAD_QP:
-	case IRDMA_AE_AMP_BAD_PD:
-	case IRDMA_AE_AMP_BAD_STAG_KEY:
-	case IRDMA_AE_AMP_BAD_STAG_INDEX:
-	case IRDMA_AE_AMP_BOUNDS_VIOLATION:
-	case IRDMA_AE_AMP_RIGHTS_VIOLATION:
-	case IRDMA_AE_AMP_TO_WRAP:
-	case IRDMA_AE_PRIV_OPERATION_DENIED:
-		*flush = IRDMA_FLUSH_PROT_ERR;
-		*ev = IB_EVENT_QP_ACCESS_ERR;
-		break;
-	case IRDMA_AE_AMP_INVALIDATE_NO_REMOTE_ACCESS_RIGHTS:
-	case IRDMA_AE_IB_REMOTE_ACCESS_ERROR:
-		*flush = IRDMA_FLUSH_REM_ACCESS_ERR;
-		*ev = IB_EVENT_QP_ACCESS_ERR;
-		break;
-	/* The binds the consumer asked wrongly; other bind failures are general. */
-	case IRDMA_AE_AMP_MWBIND_INVALID_RIGHTS:
-	case IRDMA_AE_AMP_MWBIND_BIND_DISABLED:
-	case IRDMA_AE_AMP_MWBIND_INVALID_BOUNDS:
-	case IRDMA_AE_AMP_MWBIND_VALID_STAG:
-		*flush = IRDMA_FLUSH_MW_BIND_ERR;
-		*ev = IB_EVENT_QP_ACCESS_ERR;
-		break;
-	case IRDMA_AE_UDA_XMIT_BAD_PD:
-	case IRDMA_AE_WQE_UNEXPECTED_OPCODE:
-		*flush = IRDMA_FLUSH_LOC_QP_OP_ERR;
-		break;
-	case IRDMA_AE_UDA_XMIT_DGRAM_TOO_LONG:
-	case IRDMA_AE_UDA_XMIT_DGRAM_TOO_SHORT:
-	case IRDMA_AE_UDA_L4LEN_INVALID:
-	case IRDMA_AE_DDP_UBE_INVALID_MO:
-	case IRDMA_AE_DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER:
-		*flush = IRDMA_FLUSH_LOC_LEN_ERR;
-		break;
-	case IRDMA_AE_LLP_SEGMENT_TOO_SMALL:
-	case IRDMA_AE_LLP_RECEIVED_MPA_CRC_ERROR:
-	case IRDMA_AE_ROCE_RSP_LENGTH_ERROR:
-	case IRDMA_AE_IB_REMOTE_OP_ERROR:
-		*flush = IRDMA_FLUSH_REM_OP_ERR;
-		break;
-	case IRDMA_AE_IB_INVALID_REQUEST:
-		*flush = IRDMA_FLUSH_REM_INV_REQ_ERR;
-		*ev = IB_EVENT_QP_REQ_ERR;
-		break;
-	case IRDMA_AE_LLP_TOO_MANY_RETRIES:
-		*flush = IRDMA_FLUSH_RETRY_EXC_ERR;
-		break;
-	case IRDMA_AE_LCE_QP_CATASTROPHIC:
-		*flush = IRDMA_FLUSH_FATAL_ERR;
-		break;
-	default:
-		*flush = IRDMA_FLUSH_GENERAL_ERR;
-	}
-}
-
 /**
  * irdma_qp_async_event - an AEQE named a QP
  * @fn: the function
@@ -1133,7 +1070,7 @@ void irdma_qp_async_event(struct irdma_fn *fn, u32 qp_id, u16 code, u8 source,
 	if (!qp)
 		return;
 
-	irdma_qp_ae_class(code, &flush, &qp->ae_event);
+	irdma_ae_qp_error(code, &flush, &qp->ae_event);
 	spin_lock_irqsave(&qp->lock, flags);
 	qp->flush_code = flush;
 	qp->flush_sq_code = source == IRDMA_AE_SOURCE_SQ ||

@@ -630,10 +630,18 @@ static void irdma_bringup_cmd_answered_later_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, h.err, 0);
 	KUNIT_EXPECT_EQ_MSG(test, atomic64_read(&sdev->db.fast), h.fast,
 			    "the trap ran the command");
-	KUNIT_EXPECT_FALSE_MSG(test, first_ran, "answered at the first look");
-	KUNIT_EXPECT_TRUE(test, young);
 	KUNIT_EXPECT_TRUE(test, ran);
+	/*
+	 * The rule is the time: answered only SIM_CQP_MIN_NS after the
+	 * doorbell. Under emulation the host may stop this vCPU for longer
+	 * than that between the stamp and the first look; a first look that
+	 * late may answer (its wait says so), any earlier one may not.
+	 */
 	KUNIT_EXPECT_GE(test, waited, SIM_CQP_MIN_NS);
+	if (!first_ran)
+		KUNIT_EXPECT_TRUE(test, young);
+	else
+		kunit_info(test, "first look %llu ns after the doorbell", waited);
 }
 
 /*

@@ -7,8 +7,9 @@
  *
  * A driver acknowledges each CEQE it takes by writing the CQ's number to
  * CQACK, as upstream does for every CEQE before it handles it; a CQ whose
- * last event is not acknowledged gets no other (it stays armed, and its
- * next completion after the acknowledgment reports). CQACK is trapped
+ * last event is not acknowledged gets no other: one due meanwhile is held,
+ * the CQ staying armed, and given when the acknowledgment comes (user
+ * space may arm again before the kernel has taken the CEQE). CQACK is trapped
  * (doorbell.c): a value written twice in a row is two acknowledgments,
  * which looking at the register cannot tell. Where no debug register is
  * left for it, the register is looked at, and since writes may then be
@@ -494,15 +495,17 @@ void sim_cq_check_arms(struct sim_dev *sdev)
  */
 static bool sim_cq_release(struct sim_dev *sdev, struct sim_cq *cq)
 {
-	if (!test_bit(cq->id, sdev->cq_held) ||
-	    (test_bit(cq->id, sdev->cq_unacked) &&
-	     !atomic_add_unless(&sdev->cq_ack_credit, -1, 0)))
+	if (!test_bit(cq->id, sdev->cq_held))
 		return false;
-	clear_bit(cq->id, sdev->cq_held);
+	/* Its event came meanwhile (a credit stood for the acknowledgment). */
 	if (!cq->armed) {
-		clear_bit(cq->id, sdev->cq_unacked);
+		clear_bit(cq->id, sdev->cq_held);
 		return false;
 	}
+	if (test_bit(cq->id, sdev->cq_unacked) &&
+	    !atomic_add_unless(&sdev->cq_ack_credit, -1, 0))
+		return false;
+	clear_bit(cq->id, sdev->cq_held);
 	cq->armed = false;
 	set_bit(cq->id, sdev->cq_unacked);
 	atomic64_inc(&sdev->stats.cq_events_released);
