@@ -26,6 +26,11 @@ else
 	expect_eq "errno of a CQ of max_cqe + 1 entries" "$over" 22
 fi
 
+# A type 1 memory window as applications bind it (tests/vm/mw-bind.c):
+# writes and reads through its key, its bounds, no invalidation.
+gcc -O2 -Wall -o /tmp/mw-bind "$IRDMA_REPO/tests/vm/mw-bind.c" -libverbs || fail "build mw-bind"
+/tmp/mw-bind irdma0 "$GIDX" || fail "a type 1 memory window"
+
 # Run a server in the background and its client; both must succeed.
 
 pair rc_pingpong ibv_rc_pingpong -d irdma0 -g "$GIDX" -n 50 -c

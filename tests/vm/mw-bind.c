@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * A type 1 memory window through libibverbs, as an application binds it:
+ * ibv_bind_mw() in a region that allows binding, then an RDMA write and
+ * an RDMA read through the window's key (bytes checked), then a write
+ * past the window's end (a remote access error), on an RC QP connected to
+ * itself. Last, on a fresh QP, a local invalidate of the window, which a
+ * type 1 window refuses.
+ *
+ *   mw-bind DEVICE GID-INDEX
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/types.h>
+#include <infiniband/verbs.h>
+
+#define PAGE	4096UL
+
+static struct ibv_cq *cq;
+static struct ibv_qp *qp;
+
+static void die(const char *what, int err)
+{
+	printf("FAIL: %s: %s\n", what, strerror(err));
+	exit(1);
+}
+
+static void post(enum ibv_wr_opcode op, __u64 wr_id, void *local, __u32 len,
+		 __u32 lkey, __u64 remote, __u32 rkey)
+{
+	struct ibv_sge sge = { (uintptr_t)local, len, lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id, .sg_list = &sge, .num_sge = 1, .opcode = op,
+		.send_flags = IBV_SEND_SIGNALED,
+		.wr.rdma = { .remote_addr = remote, .rkey = rkey },
+	}, *bad;
+
+	if (ibv_post_send(qp, &wr, &bad))
+		die("ibv_post_send", errno);
+}
+
+static void connect_self(int gidx)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT, .port_num = 1,
+		.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+				   IBV_ACCESS_REMOTE_READ,
+	};
+	union ibv_gid gid;
+
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+			  IBV_QP_ACCESS_FLAGS))
+		die("to INIT", errno);
+	if (ibv_query_gid(qp->context, 1, gidx, &gid))
+		die("ibv_query_gid", errno);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = IBV_MTU_1024;
+	a.dest_qp_num = qp->qp_num;
+	a.rq_psn = 0;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 1;
+	a.ah_attr.is_global = 1;
+	a.ah_attr.grh.dgid = gid;
+	a.ah_attr.grh.sgid_index = gidx;
+	a.ah_attr.grh.hop_limit = 64;
+	a.ah_attr.port_num = 1;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+			  IBV_QP_MIN_RNR_TIMER))
+		die("to RTR", errno);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.sq_psn = 0;
+	a.max_rd_atomic = 1;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+			  IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
+		die("to RTS", errno);
+}
+
+/* The next completion's status, for @wr_id. */
+static enum ibv_wc_status status_of(__u64 wr_id)
+{
+	struct ibv_wc wc;
+	int tries, r;
+
+	for (tries = 0; tries < 20000; tries++) {
+		r = ibv_poll_cq(cq, 1, &wc);
+		if (r < 0)
+			die("ibv_poll_cq", EIO);
+		if (r && wc.wr_id == wr_id)
+			return wc.status;
+		if (!r)
+			usleep(100);
+	}
+	die("no completion", ETIMEDOUT);
+	return IBV_WC_GENERAL_ERR;
+}
+
+/**
+ * main - bind a type 1 window and use it
+ * @argc: argument count
+ * @argv: device name, GID index
+ *
+ * Return: 0 if every step did what it should, 1 otherwise, 2 on a usage
+ * error.
+ */
+int main(int argc, char **argv)
+{
+	struct ibv_qp_init_attr init = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 8, .max_recv_wr = 8, .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+	};
+	struct ibv_device **list;
+	struct ibv_context *ctx = NULL;
+	struct ibv_mw_bind bind = {};
+	struct ibv_send_wr inv = {}, *bad_wr;
+	struct ibv_mr *mr, *lmr;
+	struct ibv_mw *mw;
+	struct ibv_pd *pd;
+	__u8 *mem, *local;
+	__u32 old;
+	enum ibv_wc_status st;
+	int i, gidx, bad = 0;
+
+	if (argc != 3)
+		return 2;
+	gidx = atoi(argv[2]);
+	list = ibv_get_device_list(&i);
+	while (list && i-- > 0)
+		if (!strcmp(ibv_get_device_name(list[i]), argv[1]))
+			ctx = ibv_open_device(list[i]);
+	if (!ctx)
+		die(argv[1], ENODEV);
+	pd = ibv_alloc_pd(ctx);
+	cq = ibv_create_cq(ctx, 32, NULL, NULL, 0);
+	if (!pd || !cq)
+		die("PD and CQ", errno);
+	init.send_cq = cq;
+	init.recv_cq = cq;
+	qp = ibv_create_qp(pd, &init);
+	if (!qp)
+		die("ibv_create_qp", errno);
+	connect_self(gidx);
+	mem = aligned_alloc(PAGE, 4 * PAGE);
+	local = aligned_alloc(PAGE, PAGE);
+	if (!mem || !local)
+		die("memory", ENOMEM);
+	memset(mem, 0, 4 * PAGE);
+	mr = ibv_reg_mr(pd, mem, 4 * PAGE, IBV_ACCESS_LOCAL_WRITE |
+			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_MW_BIND);
+	lmr = ibv_reg_mr(pd, local, PAGE, IBV_ACCESS_LOCAL_WRITE);
+	if (!mr || !lmr)
+		die("ibv_reg_mr", errno);
+	mw = ibv_alloc_mw(pd, IBV_MW_TYPE_1);
+	if (!mw)
+		die("ibv_alloc_mw", errno);
+	old = mw->rkey;
+	bind.wr_id = 1;
+	bind.send_flags = IBV_SEND_SIGNALED;
+	bind.bind_info.mr = mr;
+	bind.bind_info.addr = (uintptr_t)mem + PAGE;
+	bind.bind_info.length = 2 * PAGE;
+	bind.bind_info.mw_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+	if (ibv_bind_mw(qp, mw, &bind))
+		die("ibv_bind_mw", errno);
+	st = status_of(1);
+	printf("%s: bind: %s, key %#x -> %#x\n", st == IBV_WC_SUCCESS ? "ok" : "FAIL",
+	       ibv_wc_status_str(st), old, mw->rkey);
+	bad += st != IBV_WC_SUCCESS;
+
+	for (i = 0; i < 64; i++)
+		local[i] = 0x40 + i;
+	post(IBV_WR_RDMA_WRITE, 2, local, 64, lmr->lkey, (uintptr_t)mem + PAGE + 100, mw->rkey);
+	st = status_of(2);
+	bad += st != IBV_WC_SUCCESS || memcmp(mem + PAGE + 100, local, 64);
+	printf("%s: RDMA write through the window: %s\n",
+	       st == IBV_WC_SUCCESS && !memcmp(mem + PAGE + 100, local, 64) ? "ok" : "FAIL",
+	       ibv_wc_status_str(st));
+	memset(mem + 2 * PAGE, 0x77, 32);
+	memset(local, 0, 32);
+	post(IBV_WR_RDMA_READ, 3, local, 32, lmr->lkey, (uintptr_t)mem + 2 * PAGE, mw->rkey);
+	st = status_of(3);
+	bad += st != IBV_WC_SUCCESS || memcmp(mem + 2 * PAGE, local, 32);
+	printf("%s: RDMA read through the window: %s\n",
+	       st == IBV_WC_SUCCESS && !memcmp(mem + 2 * PAGE, local, 32) ? "ok" : "FAIL",
+	       ibv_wc_status_str(st));
+	post(IBV_WR_RDMA_WRITE, 4, local, 64, lmr->lkey, (uintptr_t)mem + 3 * PAGE - 16, mw->rkey);
+	st = status_of(4);
+	bad += st != IBV_WC_REM_ACCESS_ERR;
+	printf("%s: a write past the window's end: %s\n",
+	       st == IBV_WC_REM_ACCESS_ERR ? "ok" : "FAIL", ibv_wc_status_str(st));
+
+	/* A fresh QP: invalidating a type 1 window is refused. */
+	ibv_destroy_qp(qp);
+	qp = ibv_create_qp(pd, &init);
+	if (!qp)
+		die("ibv_create_qp", errno);
+	connect_self(gidx);
+	inv.wr_id = 5;
+	inv.opcode = IBV_WR_LOCAL_INV;
+	inv.send_flags = IBV_SEND_SIGNALED;
+	inv.invalidate_rkey = mw->rkey;
+	if (ibv_post_send(qp, &inv, &bad_wr))
+		die("local invalidate", errno);
+	st = status_of(5);
+	printf("%s: local invalidate of the window: %s\n",
+	       st != IBV_WC_SUCCESS ? "ok" : "FAIL", ibv_wc_status_str(st));
+	bad += st == IBV_WC_SUCCESS;
+
+	ibv_destroy_qp(qp);
+	ibv_dealloc_mw(mw);
+	ibv_dereg_mr(mr);
+	ibv_dereg_mr(lmr);
+	ibv_destroy_cq(cq);
+	ibv_dealloc_pd(pd);
+	ibv_close_device(ctx);
+	ibv_free_device_list(list);
+	printf("%s: a type 1 memory window\n", bad ? "FAIL" : "PASS");
+	return bad ? 1 : 0;
+}
