@@ -18,72 +18,9 @@
 #include <linux/types.h>
 #include <infiniband/verbs.h>
 
+#include "ibv-self.h"
+
 #define PAGE	4096UL
-
-static struct ibv_cq *cq;
-static struct ibv_qp *qp;
-
-static void die(const char *what, int err)
-{
-	printf("FAIL: %s: %s\n", what, strerror(err));
-	exit(1);
-}
-
-static void post(enum ibv_wr_opcode op, __u64 wr_id, void *local, __u32 len,
-		 __u32 lkey, __u64 remote, __u32 rkey)
-{
-	struct ibv_sge sge = { (uintptr_t)local, len, lkey };
-	struct ibv_send_wr wr = {
-		.wr_id = wr_id, .sg_list = &sge, .num_sge = 1, .opcode = op,
-		.send_flags = IBV_SEND_SIGNALED,
-		.wr.rdma = { .remote_addr = remote, .rkey = rkey },
-	}, *bad;
-
-	if (ibv_post_send(qp, &wr, &bad))
-		die("ibv_post_send", errno);
-}
-
-static void connect_self(int gidx)
-{
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT, .port_num = 1,
-		.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-				   IBV_ACCESS_REMOTE_READ,
-	};
-	union ibv_gid gid;
-
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-			  IBV_QP_ACCESS_FLAGS))
-		die("to INIT", errno);
-	if (ibv_query_gid(qp->context, 1, gidx, &gid))
-		die("ibv_query_gid", errno);
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = qp->qp_num;
-	a.rq_psn = 0;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 1;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.grh.dgid = gid;
-	a.ah_attr.grh.sgid_index = gidx;
-	a.ah_attr.grh.hop_limit = 64;
-	a.ah_attr.port_num = 1;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-			  IBV_QP_MIN_RNR_TIMER))
-		die("to RTR", errno);
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.sq_psn = 0;
-	a.max_rd_atomic = 1;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			  IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
-		die("to RTS", errno);
-}
 
 /* The next completion's status, for @wr_id. */
 static enum ibv_wc_status status_of(__u64 wr_id)
