@@ -78,4 +78,41 @@ static void connect_self(int gidx)
 		die("to RTS", errno);
 }
 
+/* A fresh RC QP on the CQ, connected to itself (RTS). */
+static void self_qp(struct ibv_pd *pd, int gidx)
+{
+	struct ibv_qp_init_attr init = {
+		.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 8, .max_recv_wr = 8, .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+	};
+
+	qp = ibv_create_qp(pd, &init);
+	if (!qp)
+		die("ibv_create_qp", errno);
+	connect_self(gidx);
+}
+
+/* The device @name opened, a PD, the CQ and a self-connected QP. */
+static struct ibv_pd *self_open(const char *name, int gidx,
+				struct ibv_context **ctx, struct ibv_device ***list)
+{
+	struct ibv_pd *pd;
+	int i;
+
+	*ctx = NULL;
+	*list = ibv_get_device_list(&i);
+	while (*list && i-- > 0)
+		if (!strcmp(ibv_get_device_name((*list)[i]), name))
+			*ctx = ibv_open_device((*list)[i]);
+	if (!*ctx)
+		die(name, ENODEV);
+	pd = ibv_alloc_pd(*ctx);
+	cq = ibv_create_cq(*ctx, 32, NULL, NULL, 0);
+	if (!pd || !cq)
+		die("PD and CQ", errno);
+	self_qp(pd, gidx);
+	return pd;
+}
+
 #endif /* IRDMA_TESTS_IBV_SELF_H */

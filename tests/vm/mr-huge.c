@@ -155,17 +155,12 @@ static int check(const char *what, int k, const void *got, const void *want, siz
  */
 int main(int argc, char **argv)
 {
-	struct ibv_qp_init_attr init = {
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 8, .max_recv_wr = 8, .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-	};
 	struct ibv_device **list;
 	struct ibv_context *ctx = NULL;
 	struct ibv_mr *mr, *lmr;
 	struct ibv_pd *pd;
 	__u8 *mem, *want, *local;
-	int i, n, k, thp, gidx, bad = 0;
+	int n, k, thp, gidx, bad = 0;
 
 	if (argc != 5 || (strcmp(argv[3], "thp") && strcmp(argv[3], "hugetlb"))) {
 		fprintf(stderr, "usage: %s DEVICE GID-INDEX hugetlb|thp PAGES\n", argv[0]);
@@ -177,22 +172,7 @@ int main(int argc, char **argv)
 	if (n < 2 || n > 64)
 		return 2;
 
-	list = ibv_get_device_list(&i);
-	while (list && i-- > 0)
-		if (!strcmp(ibv_get_device_name(list[i]), argv[1]))
-			ctx = ibv_open_device(list[i]);
-	if (!ctx)
-		die(argv[1], ENODEV);
-	pd = ibv_alloc_pd(ctx);
-	cq = ibv_create_cq(ctx, 32, NULL, NULL, 0);
-	if (!pd || !cq)
-		die("PD and CQ", errno);
-	init.send_cq = cq;
-	init.recv_cq = cq;
-	qp = ibv_create_qp(pd, &init);
-	if (!qp)
-		die("ibv_create_qp", errno);
-	connect_self(gidx);
+	pd = self_open(argv[1], gidx, &ctx, &list);
 
 	mem = huge_region(thp, n);
 	want = calloc(n, HUGE);

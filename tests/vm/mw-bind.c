@@ -51,11 +51,6 @@ static enum ibv_wc_status status_of(__u64 wr_id)
  */
 int main(int argc, char **argv)
 {
-	struct ibv_qp_init_attr init = {
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 8, .max_recv_wr = 8, .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-	};
 	struct ibv_device **list;
 	struct ibv_context *ctx = NULL;
 	struct ibv_mw_bind bind = {};
@@ -71,22 +66,7 @@ int main(int argc, char **argv)
 	if (argc != 3)
 		return 2;
 	gidx = atoi(argv[2]);
-	list = ibv_get_device_list(&i);
-	while (list && i-- > 0)
-		if (!strcmp(ibv_get_device_name(list[i]), argv[1]))
-			ctx = ibv_open_device(list[i]);
-	if (!ctx)
-		die(argv[1], ENODEV);
-	pd = ibv_alloc_pd(ctx);
-	cq = ibv_create_cq(ctx, 32, NULL, NULL, 0);
-	if (!pd || !cq)
-		die("PD and CQ", errno);
-	init.send_cq = cq;
-	init.recv_cq = cq;
-	qp = ibv_create_qp(pd, &init);
-	if (!qp)
-		die("ibv_create_qp", errno);
-	connect_self(gidx);
+	pd = self_open(argv[1], gidx, &ctx, &list);
 	mem = aligned_alloc(PAGE, 4 * PAGE);
 	local = aligned_alloc(PAGE, PAGE);
 	if (!mem || !local)
@@ -138,10 +118,7 @@ int main(int argc, char **argv)
 
 	/* A fresh QP: invalidating a type 1 window is refused. */
 	ibv_destroy_qp(qp);
-	qp = ibv_create_qp(pd, &init);
-	if (!qp)
-		die("ibv_create_qp", errno);
-	connect_self(gidx);
+	self_qp(pd, gidx);
 	inv.wr_id = 5;
 	inv.opcode = IBV_WR_LOCAL_INV;
 	inv.send_flags = IBV_SEND_SIGNALED;
