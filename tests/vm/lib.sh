@@ -132,18 +132,21 @@ unload_driver() {
 	rmmod irdma || fail "rmmod irdma ($IRDMA_DRIVER) failed"
 }
 
+# One counter of the simulated function's debugfs stats.
+sim_stat() { awk -v k="$1" '$1 == k { print $2 }' "$SIM_DBG/$SIM_FN/stats"; }
+
 # Every CQ event the driver took was acknowledged (CQACK): the simulator,
 # as silicon, gives a CQ no other event until its last is. Events held
 # for an acknowledgment still to come are given when it comes; one still
 # waiting at the end never got it.
 cq_ack_check() {
-	local f=$SIM_DBG/$SIM_FN/stats waiting
-	[ -r "$f" ] || return 0
-	stat() { awk -v k="$1" '$1 == k { print $2 }' "$f"; }
-	waiting=$(stat cq_events_waiting)
-	echo "CQ events acknowledged: $(stat cq_acks)" \
-		"($(stat cq_acks_unmatched) naming no CQ due);" \
-		"held until acknowledged: $(stat cq_events_held), given then: $(stat cq_events_released)"
+	local waiting
+	[ -r "$SIM_DBG/$SIM_FN/stats" ] || return 0
+	waiting=$(sim_stat cq_events_waiting)
+	echo "CQ events acknowledged: $(sim_stat cq_acks)" \
+		"($(sim_stat cq_acks_unmatched) naming no CQ due);" \
+		"held until acknowledged: $(sim_stat cq_events_held)," \
+		"given then: $(sim_stat cq_events_released)"
 	[ "${waiting:-0}" -eq 0 ] ||
 		fail "$waiting CQs wait for an event: their last was never acknowledged"
 }

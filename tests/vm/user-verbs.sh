@@ -47,7 +47,6 @@ pair "ib_write_bw inline" ib_write_bw $PT -I 64 -s 64 -n 200
 pair "ib_send_bw UD" ib_send_bw $PT -c UD -s 1024 -n 200
 # perftest's default inline size for the _lat tests is beyond the E810's
 # 101 bytes (the stock driver refuses it the same way): ask for 64.
-sim_stat() { awk -v k="$1" '$1 == k { print $2 }' "$SIM_DBG/$SIM_FN/stats"; }
 runs=$(sim_stat user_sq_runs_in_process)
 pair ib_send_lat ib_send_lat $PT -s 64 -n 200 -I 64
 pair ib_write_lat ib_write_lat $PT -s 64 -n 200 -I 64
