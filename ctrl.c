@@ -489,27 +489,42 @@ void irdma_build_destroy_ceq(struct irdma_cqp_wqe *cmd, u32 id, u32 size)
 	cmd->q[3] |= FIELD_PREP(IRDMA_CQPSQ_CEQ_CEQID, id);
 }
 
+/* What CREATE_AEQ and DESTROY_AEQ both say of the ring's pages. */
+static void irdma_eq_ring_fields(struct irdma_cqp_wqe *cmd,
+				 const struct irdma_eq_ring_hw *ring)
+{
+	if (!ring->paged)
+		return;
+	cmd->q[3] |= FIELD_PREP(IRDMA_CQPSQ_EQ_LPBLSIZE, 1) | IRDMA_CQPSQ_EQ_VMAP;
+	cmd->q[6] = FIELD_PREP(IRDMA_CQPSQ_EQ_FIRSTPMPBLIDX, ring->first_pble);
+}
+
 /**
- * irdma_build_create_aeq - CREATE_AEQ for a physically contiguous ring
+ * irdma_build_create_aeq - CREATE_AEQ
  * @cmd: the command to fill
  * @size: entries
- * @ring: device address of the ring
+ * @ring: a contiguous ring's address, or a paged one's PBLEs (one level)
  */
 void irdma_build_create_aeq(struct irdma_cqp_wqe *cmd, u32 size,
-			    dma_addr_t ring)
+			    const struct irdma_eq_ring_hw *ring)
 {
 	irdma_cmd_init(cmd, IRDMA_CQPOP_CREATE_AEQ);
 	cmd->q[2] = size;
-	cmd->q[4] = ring;
+	if (!ring->paged)
+		cmd->q[4] = ring->pa;
+	irdma_eq_ring_fields(cmd, ring);
 }
 
 /**
  * irdma_build_destroy_aeq - DESTROY_AEQ
  * @cmd: the command to fill
  * @size: entries, as created
+ * @ring: the ring, as created
  */
-void irdma_build_destroy_aeq(struct irdma_cqp_wqe *cmd, u32 size)
+void irdma_build_destroy_aeq(struct irdma_cqp_wqe *cmd, u32 size,
+			     const struct irdma_eq_ring_hw *ring)
 {
 	irdma_cmd_init(cmd, IRDMA_CQPOP_DESTROY_AEQ);
 	cmd->q[2] = size;
+	irdma_eq_ring_fields(cmd, ring);
 }

@@ -255,6 +255,90 @@ static int irdma_hmc_commit(struct irdma_fn *fn)
 }
 
 /**
+ * irdma_hmc_sd_va - the CPU address of a byte of a segment's backing
+ * @sd: the segment, backed where @off lies
+ * @off: the byte's offset in the segment
+ *
+ * Return: its address; what follows it up to the next 4 KiB is there too.
+ */
+void *irdma_hmc_sd_va(const struct irdma_hmc_sd *sd, u32 off)
+{
+	if (sd->block.va)
+		return sd->block.va + off;
+	return irdma_dma_pages_va(&sd->pages,
+				  off - sd->first_pd * IRDMA_HMC_PD_SIZE);
+}
+
+/**
+ * irdma_hmc_sd_add_paged - back part of a segment with separate pages
+ * @fn: the function
+ * @idx: the segment, not backed yet
+ * @from: the first byte of the segment to back
+ * @to: the byte after the last
+ *
+ * The segment gets a page of page descriptors and a 4 KiB page for each
+ * descriptor covering [@from, @to); the hardware is told of each
+ * descriptor (PDINV). The caller programs the segment afterwards.
+ *
+ * Return: 0 or -ENOMEM, with nothing left allocated.
+ */
+int irdma_hmc_sd_add_paged(struct irdma_fn *fn, u32 idx, u32 from, u32 to)
+{
+	struct irdma_hmc_sd *sd = &fn->hmc.sd[idx];
+	u32 first = from / IRDMA_HMC_PD_SIZE;
+	__le64 *pd;
+	u32 i;
+	int err;
+
+	err = irdma_dma_alloc(fn, &sd->pd_page, IRDMA_HMC_PD_SIZE, GFP_KERNEL);
+	if (err)
+		return err;
+	err = irdma_dma_pages_alloc(fn, &sd->pages,
+				    to - first * IRDMA_HMC_PD_SIZE);
+	if (err) {
+		irdma_dma_free(fn, &sd->pd_page);
+		return err;
+	}
+	sd->first_pd = first;
+	pd = sd->pd_page.va;
+	for (i = 0; i < sd->pages.count; i++) {
+		pd[first + i] = cpu_to_le64(sd->pages.page[i].pa | IRDMA_PD_VALID);
+		irdma_wr32(fn, IRDMA_PFHMC_PDINV,
+			   FIELD_PREP(IRDMA_PDINV_PMSDIDX, idx) |
+			   IRDMA_PDINV_PMSDPARTSEL |
+			   FIELD_PREP(IRDMA_PDINV_PMPDIDX, first + i));
+	}
+	return 0;
+}
+
+/**
+ * irdma_hmc_sd_release - free a segment's backing
+ * @fn: the function
+ * @sd: the segment
+ * @hw_done: the hardware no longer uses it (its descriptor was cleared)
+ */
+void irdma_hmc_sd_release(struct irdma_fn *fn, struct irdma_hmc_sd *sd,
+			  bool hw_done)
+{
+	irdma_dma_release(fn, &sd->block, hw_done);
+	irdma_dma_pages_release(fn, &sd->pages, hw_done);
+	irdma_dma_release(fn, &sd->pd_page, hw_done);
+}
+
+/* The descriptor's data word: the block's or the PD page's address. */
+static u64 irdma_hmc_sd_data(const struct irdma_hmc_sd *sd, bool valid)
+{
+	u64 data = FIELD_PREP(IRDMA_SD_DATA_BPCOUNT, IRDMA_HMC_PDS_PER_SD);
+
+	if (sd->block.va || !sd->pd_page.va)
+		data |= IRDMA_SD_DATA_DIRECT;
+	if (valid)
+		data |= (sd->block.va ? sd->block.pa : sd->pd_page.pa) |
+			IRDMA_SD_DATA_VALID;
+	return data;
+}
+
+/**
  * irdma_hmc_program_sds - program (or clear) segment descriptors
  * @fn: the function
  * @idx: the segments
@@ -280,11 +364,7 @@ int irdma_hmc_program_sds(struct irdma_fn *fn, const u32 *idx, u32 count,
 
 			cmds[i] = FIELD_PREP(IRDMA_SD_CMD_IDX, sd) |
 				  IRDMA_SD_CMD_PARTSEL | IRDMA_SD_CMD_WRITE;
-			data[i] = FIELD_PREP(IRDMA_SD_DATA_BPCOUNT,
-					     IRDMA_HMC_PDS_PER_SD) |
-				  IRDMA_SD_DATA_DIRECT;
-			if (valid)
-				data[i] |= fn->hmc.sd[sd].pa | IRDMA_SD_DATA_VALID;
+			data[i] = irdma_hmc_sd_data(&fn->hmc.sd[sd], valid);
 		}
 		irdma_build_update_sds(&cmd, fn->res.pf_id, cmds, data, n);
 		err = irdma_cqp_exec(fn, &cmd, NULL);
@@ -301,7 +381,7 @@ static void irdma_hmc_free_sds(struct irdma_fn *fn, bool hw_done)
 	if (!fn->hmc.sd)
 		return;
 	for (i = 0; i < fn->hmc.sd_cnt; i++)
-		irdma_dma_release(fn, &fn->hmc.sd[i], hw_done);
+		irdma_hmc_sd_release(fn, &fn->hmc.sd[i], hw_done);
 	kfree(fn->hmc.sd);
 	fn->hmc.sd = NULL;
 }
@@ -328,9 +408,9 @@ static int irdma_hmc_back_objects(struct irdma_fn *fn)
 		first = o->base / IRDMA_HMC_SD_SIZE;
 		last = (o->base + (u64)o->cnt * o->size - 1) / IRDMA_HMC_SD_SIZE;
 		for (sd = first; sd <= last && !err; sd++) {
-			if (hmc->sd[sd].va)
+			if (irdma_hmc_sd_backed(&hmc->sd[sd]))
 				continue;
-			err = irdma_dma_alloc(fn, &hmc->sd[sd], IRDMA_HMC_SD_SIZE,
+			err = irdma_dma_alloc(fn, &hmc->sd[sd].block, IRDMA_HMC_SD_SIZE,
 					      GFP_KERNEL | __GFP_NOWARN);
 			if (!err)
 				idx[count++] = sd;
@@ -393,7 +473,7 @@ void irdma_hmc_teardown(struct irdma_fn *fn)
 	idx = kcalloc(hmc->sd_cnt, sizeof(*idx), GFP_KERNEL);
 	if (idx) {
 		for (sd = 0; sd < hmc->sd_cnt; sd++)
-			if (hmc->sd[sd].va)
+			if (irdma_hmc_sd_backed(&hmc->sd[sd]))
 				idx[count++] = sd;
 		cleared = !irdma_hmc_program_sds(fn, idx, count, false);
 		if (!cleared)

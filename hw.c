@@ -224,13 +224,23 @@ static void irdma_ae_dispatch(struct irdma_fn *fn, u64 q1)
 	}
 }
 
+/* An AEQE never straddles a page: 16 bytes, and pages hold 256. */
+static __le64 *irdma_aeqe(struct irdma_eq *aeq, u32 idx)
+{
+	size_t off = (size_t)idx * IRDMA_AEQE_SIZE;
+
+	if (aeq->ring.va)
+		return aeq->ring.va + off;
+	return irdma_dma_pages_va(&aeq->pages, off);
+}
+
 static void irdma_aeq_process(struct irdma_fn *fn)
 {
 	struct irdma_eq *aeq = &fn->aeq;
 	u32 taken = 0;
 
 	while (READ_ONCE(aeq->live)) {
-		__le64 *aeqe = aeq->ring.va + aeq->tail * IRDMA_AEQE_SIZE;
+		__le64 *aeqe = irdma_aeqe(aeq, aeq->tail);
 		u64 q1 = le64_to_cpu(READ_ONCE(aeqe[1]));
 
 		if (!!(q1 & IRDMA_AEQE_VALID) != aeq->polarity)
@@ -420,12 +430,65 @@ static void irdma_ceqs_teardown(struct irdma_fn *fn)
 		irdma_ceq_destroy(fn, fn->ceq_count - 1);
 }
 
+/*
+ * The AEQ's ring in 4 KiB pages its one-level PBLEs list, for when no
+ * block of its size is to be had (it reaches 8 MiB).
+ */
+static int irdma_aeq_alloc_pages(struct irdma_fn *fn, size_t bytes)
+{
+	struct irdma_eq *aeq = &fn->aeq;
+	u32 i;
+	int err;
+
+	err = irdma_dma_pages_alloc(fn, &aeq->pages, bytes);
+	if (err)
+		return err;
+	err = irdma_pble_alloc(fn, aeq->pages.count, true, &aeq->pble);
+	if (err) {
+		irdma_dma_pages_free(fn, &aeq->pages);
+		return err;
+	}
+	for (i = 0; i < aeq->pages.count; i++)
+		irdma_pble_set_page(fn, &aeq->pble, i, aeq->pages.page[i].pa);
+	return 0;
+}
+
+static int irdma_aeq_alloc(struct irdma_fn *fn)
+{
+	struct irdma_eq *aeq = &fn->aeq;
+	size_t bytes = ALIGN(aeq->size * IRDMA_AEQE_SIZE, 256);
+
+	if (!irdma_dma_alloc(fn, &aeq->ring, bytes, GFP_KERNEL | __GFP_NOWARN))
+		return 0;
+	dev_dbg(fn->res.dev, "AEQ of %zu bytes goes in pages\n", bytes);
+	return irdma_aeq_alloc_pages(fn, bytes);
+}
+
+static void irdma_aeq_free(struct irdma_fn *fn, bool hw_done)
+{
+	struct irdma_eq *aeq = &fn->aeq;
+
+	irdma_dma_release(fn, &aeq->ring, hw_done);
+	irdma_dma_pages_release(fn, &aeq->pages, hw_done);
+	irdma_pble_free(fn, &aeq->pble);
+}
+
+static void irdma_aeq_ring_hw(struct irdma_eq *aeq,
+			      struct irdma_eq_ring_hw *ring)
+{
+	ring->paged = !aeq->ring.va;
+	ring->pa = aeq->ring.pa;
+	ring->first_pble = aeq->pble.idx;
+}
+
 static int irdma_aeq_setup(struct irdma_fn *fn)
 {
 	struct irdma_eq *aeq = &fn->aeq;
 	struct irdma_hmc_objinfo *o = fn->hmc.obj;
-	struct irdma_cqp_wqe cmd;
 	u32 qp_mult = fn->res.protocol == IRDMA_PROTOCOL_IWARP ? 2 : 1;
+	struct irdma_eq_ring_hw ring;
+	struct irdma_cqp_wqe cmd;
+	bool hw_done = true;
 	int err;
 
 	aeq->fn = fn;
@@ -434,12 +497,12 @@ static int irdma_aeq_setup(struct irdma_fn *fn)
 	aeq->polarity = true;
 	aeq->size = min_t(u32, qp_mult * o[IRDMA_HMC_QP].cnt + o[IRDMA_HMC_CQ].cnt,
 			  IRDMA_MAX_AEQ_ENTRIES);
-	err = irdma_dma_alloc(fn, &aeq->ring,
-			      ALIGN(aeq->size * IRDMA_AEQE_SIZE, 256), GFP_KERNEL);
+	err = irdma_aeq_alloc(fn);
 	if (err)
 		return err;
 
-	irdma_build_create_aeq(&cmd, aeq->size, aeq->ring.pa);
+	irdma_aeq_ring_hw(aeq, &ring);
+	irdma_build_create_aeq(&cmd, aeq->size, &ring);
 	err = irdma_cqp_exec(fn, &cmd, NULL);
 	if (err)
 		goto err_ring;
@@ -457,18 +520,18 @@ static int irdma_aeq_setup(struct irdma_fn *fn)
 
 err_hw:
 	aeq->live = false;
-	irdma_build_destroy_aeq(&cmd, aeq->size);
-	irdma_cqp_exec(fn, &cmd, NULL);
+	irdma_build_destroy_aeq(&cmd, aeq->size, &ring);
+	hw_done = !irdma_cqp_exec(fn, &cmd, NULL);
 err_ring:
-	irdma_dma_free(fn, &aeq->ring);
+	irdma_aeq_free(fn, hw_done);
 	return err;
 }
 
 static void irdma_aeq_teardown(struct irdma_fn *fn)
 {
 	struct irdma_eq *aeq = &fn->aeq;
+	struct irdma_eq_ring_hw ring;
 	struct irdma_cqp_wqe cmd;
-
 	int err;
 
 	irdma_wr32(fn, IRDMA_PFINT_AEQCTL, irdma_cause(fn, 0, false));
@@ -478,11 +541,12 @@ static void irdma_aeq_teardown(struct irdma_fn *fn)
 	if (fn->msix_shared && fn->ceq[0].irq)
 		synchronize_irq(fn->ceq[0].irq);
 	irdma_wr32(fn, IRDMA_PFINT_AEQCTL, 0);
-	irdma_build_destroy_aeq(&cmd, aeq->size);
+	irdma_aeq_ring_hw(aeq, &ring);
+	irdma_build_destroy_aeq(&cmd, aeq->size, &ring);
 	err = irdma_cqp_exec(fn, &cmd, NULL);
 	if (err)
 		dev_warn(fn->res.dev, "AEQ destroy failed: %d\n", err);
-	irdma_dma_release(fn, &aeq->ring, !err);
+	irdma_aeq_free(fn, !err);
 }
 
 /**
@@ -620,7 +684,7 @@ struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res)
 	fn->max_pd = IRDMA_MAX_PDS;
 	ida_init(&fn->pd_ids);
 	spin_lock_init(&fn->orphan_lock);
-	INIT_LIST_HEAD(&fn->orphan_umems);
+	INIT_LIST_HEAD(&fn->orphan_list);
 	xa_init_flags(&fn->cq_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fn->qp_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fn->srq_table, XA_FLAGS_ALLOC1);

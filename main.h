@@ -144,6 +144,16 @@ struct irdma_dma_mem {
 };
 
 /**
+ * struct irdma_dma_pages - coherent DMA memory in separate 4 KiB pages
+ * @page: the pages, in order
+ * @count: entries in @page
+ */
+struct irdma_dma_pages {
+	struct irdma_dma_mem *page;
+	u32 count;
+};
+
+/**
  * struct irdma_cqp_wqe - a CQP command as a builder prepares it
  * @q: the WQE's qwords; q[3] is the header without the valid bit
  * @ext: the command's side buffer (UPDATE_PE_SDS entries beyond three)
@@ -215,32 +225,6 @@ struct irdma_ccq {
 };
 
 /**
- * struct irdma_eq - an event queue: a CEQ or the AEQ
- * @fn: the function
- * @ring: the entries
- * @id: CEQ number (0 for the AEQ)
- * @size: entries in the ring
- * @tail: next entry to take
- * @polarity: valid bit of the current pass
- * @msix: index into the function's MSI-X table
- * @irq: Linux IRQ, once requested
- * @live: created in hardware
- * @name: IRQ name
- */
-struct irdma_eq {
-	struct irdma_fn *fn;
-	struct irdma_dma_mem ring;
-	u32 id;
-	u32 size;
-	u32 tail;
-	bool polarity;
-	u32 msix;
-	int irq;
-	bool live;
-	char name[32];
-};
-
-/**
  * struct irdma_hmc_objinfo - one object type in the function's FPM space
  * @max_cnt: the hardware's limit
  * @cnt: the committed count
@@ -253,6 +237,25 @@ struct irdma_hmc_objinfo {
 	u32 size;
 	u64 base;
 };
+
+/**
+ * struct irdma_hmc_sd - the host memory behind one 2 MiB segment
+ * @block: all of it in one block (a direct segment)
+ * @pd_page: a paged segment's page descriptors, one per 4 KiB
+ * @pages: a paged segment's pages, from page @first_pd on
+ * @first_pd: the first 4 KiB of the segment that has a page
+ */
+struct irdma_hmc_sd {
+	struct irdma_dma_mem block;
+	struct irdma_dma_mem pd_page;
+	struct irdma_dma_pages pages;
+	u32 first_pd;
+};
+
+static inline bool irdma_hmc_sd_backed(const struct irdma_hmc_sd *sd)
+{
+	return sd->block.va || sd->pd_page.va;
+}
 
 /**
  * struct irdma_hmc - the Host Memory Cache layout and its backing
@@ -268,7 +271,7 @@ struct irdma_hmc_objinfo {
  * @ooiscf_block: OOISC free-list block size
  * @sd_cnt: segment numbers up to the committed objects' end (from 0:
  *	those below @first_sd are never the function's)
- * @sd: the 2 MiB backing of each segment, where allocated
+ * @sd: the backing of each segment, where allocated
  */
 struct irdma_hmc {
 	struct irdma_hmc_objinfo obj[IRDMA_HMC_OBJ_COUNT];
@@ -282,7 +285,7 @@ struct irdma_hmc {
 	u32 rrf_block;
 	u32 ooiscf_block;
 	u32 sd_cnt;
-	struct irdma_dma_mem *sd;
+	struct irdma_hmc_sd *sd;
 };
 
 /**
@@ -325,6 +328,36 @@ struct irdma_pble_alloc {
 	u32 idx;
 	struct irdma_pble_leaf *leaf;
 	u32 leaf_cnt;
+};
+
+/**
+ * struct irdma_eq - an event queue: a CEQ or the AEQ
+ * @fn: the function
+ * @ring: the entries, when in one block
+ * @pages: the entries, when in pages (the AEQ, if no block was to be had)
+ * @pble: the PBLEs listing @pages
+ * @id: CEQ number (0 for the AEQ)
+ * @size: entries in the ring
+ * @tail: next entry to take
+ * @polarity: valid bit of the current pass
+ * @msix: index into the function's MSI-X table
+ * @irq: Linux IRQ, once requested
+ * @live: created in hardware
+ * @name: IRQ name
+ */
+struct irdma_eq {
+	struct irdma_fn *fn;
+	struct irdma_dma_mem ring;
+	struct irdma_dma_pages pages;
+	struct irdma_pble_alloc pble;
+	u32 id;
+	u32 size;
+	u32 tail;
+	bool polarity;
+	u32 msix;
+	int irq;
+	bool live;
+	char name[32];
 };
 
 /**
@@ -397,9 +430,9 @@ enum irdma_init_step {
  * @max_pd: protection domains the function offers
  * @orphans: memory the hardware may still own (its destroy failed)
  * @orphan_count: entries in @orphans
- * @orphan_lock: @orphans and @orphan_umems
- * @orphan_umems: pinned user memory the hardware may still write (the
- *	destroy of the queue on it failed)
+ * @orphan_lock: @orphans and @orphan_list
+ * @orphan_list: pinned user memory and coherent pages the hardware may
+ *	still write (the destroy of the queue on them failed)
  * @cq_table: live CQs by number
  * @cq_next: where the search for a free CQ number starts
  * @cq_gen: creation count, so a CQ number's reuse is told apart
@@ -447,8 +480,8 @@ struct irdma_fn {
 	u32 max_pd;
 	struct irdma_dma_mem orphans[IRDMA_MAX_ORPHANS];
 	u32 orphan_count;
-	spinlock_t orphan_lock; /* @orphans, @orphan_umems */
-	struct list_head orphan_umems;
+	spinlock_t orphan_lock; /* @orphans, @orphan_list */
+	struct list_head orphan_list;
 	struct xarray cq_table;
 	u32 cq_next;
 	u32 cq_gen;
@@ -489,12 +522,22 @@ static inline void irdma_wr32(struct irdma_fn *fn, u32 reg, u32 val)
 
 int irdma_dma_alloc(struct irdma_fn *fn, struct irdma_dma_mem *mem,
 		    size_t size, gfp_t gfp);
+int irdma_dma_alloc_block(struct irdma_fn *fn, struct irdma_dma_mem *mem,
+			  size_t size, gfp_t gfp);
 void irdma_dma_free(struct irdma_fn *fn, struct irdma_dma_mem *mem);
 int irdma_dma_outstanding(void);
 void irdma_dma_release(struct irdma_fn *fn, struct irdma_dma_mem *mem,
 		       bool hw_done);
 void irdma_dma_free_orphans(struct irdma_fn *fn, bool hw_down);
 struct ib_umem;
+void irdma_orphan_keep(struct irdma_fn *fn, struct ib_umem *umem,
+		       struct irdma_dma_pages *pages);
+int irdma_dma_pages_alloc(struct irdma_fn *fn, struct irdma_dma_pages *pages,
+			  size_t bytes);
+void irdma_dma_pages_free(struct irdma_fn *fn, struct irdma_dma_pages *pages);
+void irdma_dma_pages_release(struct irdma_fn *fn,
+			     struct irdma_dma_pages *pages, bool hw_done);
+void *irdma_dma_pages_va(const struct irdma_dma_pages *pages, size_t off);
 void irdma_umem_release(struct irdma_fn *fn, struct ib_umem *umem,
 			bool hw_done);
 
@@ -566,9 +609,23 @@ void irdma_build_resize_cq(struct irdma_cqp_wqe *cmd,
 void irdma_build_create_ceq(struct irdma_cqp_wqe *cmd, u32 id, u32 size,
 			    dma_addr_t ring, u16 vsi);
 void irdma_build_destroy_ceq(struct irdma_cqp_wqe *cmd, u32 id, u32 size);
+
+/**
+ * struct irdma_eq_ring_hw - where the hardware finds an event queue's ring
+ * @pa: device address of a contiguous ring (when not @paged)
+ * @first_pble: the first of the one-level PBLEs of a @paged ring
+ * @paged: the ring is in 4 KiB pages its PBLEs list
+ */
+struct irdma_eq_ring_hw {
+	dma_addr_t pa;
+	u32 first_pble;
+	bool paged;
+};
+
 void irdma_build_create_aeq(struct irdma_cqp_wqe *cmd, u32 size,
-			    dma_addr_t ring);
-void irdma_build_destroy_aeq(struct irdma_cqp_wqe *cmd, u32 size);
+			    const struct irdma_eq_ring_hw *ring);
+void irdma_build_destroy_aeq(struct irdma_cqp_wqe *cmd, u32 size,
+			     const struct irdma_eq_ring_hw *ring);
 
 /**
  * struct irdma_qp_hw_info - what the hardware is told about a QP
@@ -816,6 +873,10 @@ void irdma_build_ah(struct irdma_cqp_wqe *cmd,
 		    const struct irdma_ah_hw_info *info, bool create);
 
 /* hmc.c */
+void *irdma_hmc_sd_va(const struct irdma_hmc_sd *sd, u32 off);
+int irdma_hmc_sd_add_paged(struct irdma_fn *fn, u32 idx, u32 from, u32 to);
+void irdma_hmc_sd_release(struct irdma_fn *fn, struct irdma_hmc_sd *sd,
+			  bool hw_done);
 int irdma_hmc_program_sds(struct irdma_fn *fn, const u32 *idx, u32 count,
 			  bool valid);
 int irdma_hmc_size(struct irdma_fn *fn);

@@ -8,7 +8,8 @@
  * One level: the buffer's page addresses in consecutive PBLEs. Two levels:
  * a root of consecutive PBLEs holding the indices of leaves of up to 512
  * PBLEs each, which hold the addresses. The object's FPM space gets host
- * memory a 2 MiB segment at a time, as allocations need it.
+ * memory a 2 MiB segment at a time, as allocations need it: one block, or,
+ * where no block that large is to be had, 4 KiB pages (a paged segment).
  */
 #include <linux/genalloc.h>
 #include <linux/slab.h>
@@ -28,11 +29,33 @@ static u32 irdma_pble_idx(struct irdma_fn *fn, unsigned long fpm)
 	return (fpm - fn->hmc.obj[IRDMA_HMC_PBLE].base) / IRDMA_PBLE_SIZE;
 }
 
+/*
+ * Back the part of segment @sd from byte @from to @to: one 2 MiB block if
+ * there is one to be had, else separate 4 KiB pages (a paged segment).
+ */
+static int irdma_pble_back_sd(struct irdma_fn *fn, u32 sd, u32 from, u32 to)
+{
+	struct irdma_hmc_sd *seg = &fn->hmc.sd[sd];
+	int err;
+
+	err = irdma_dma_alloc(fn, &seg->block, IRDMA_HMC_SD_SIZE,
+			      GFP_KERNEL | __GFP_NOWARN);
+	if (err) {
+		dev_dbg(fn->res.dev, "PBLE segment %u goes in pages\n", sd);
+		err = irdma_hmc_sd_add_paged(fn, sd, from, to);
+	}
+	if (err)
+		return err;
+	err = irdma_hmc_program_sds(fn, &sd, 1, true);
+	if (err)
+		irdma_hmc_sd_release(fn, seg, false);
+	return err;
+}
+
 /* Give the pool the next segment of the PBLE object's FPM space. */
 static int irdma_pble_grow(struct irdma_fn *fn)
 {
 	struct irdma_pble_pool *pp = &fn->pble;
-	struct irdma_hmc *hmc = &fn->hmc;
 	u64 start, end;
 	u32 sd;
 	int err;
@@ -43,16 +66,12 @@ static int irdma_pble_grow(struct irdma_fn *fn)
 	start = pp->next_fpm;
 	end = min_t(u64, (u64)(sd + 1) * IRDMA_HMC_SD_SIZE, pp->end_fpm);
 
-	if (!hmc->sd[sd].va) {
-		err = irdma_dma_alloc(fn, &hmc->sd[sd], IRDMA_HMC_SD_SIZE,
-				      GFP_KERNEL | __GFP_NOWARN);
+	/* A segment the objects before the PBLEs share is backed already. */
+	if (!irdma_hmc_sd_backed(&fn->hmc.sd[sd])) {
+		err = irdma_pble_back_sd(fn, sd, start % IRDMA_HMC_SD_SIZE,
+					 end - (u64)sd * IRDMA_HMC_SD_SIZE);
 		if (err)
 			return err;
-		err = irdma_hmc_program_sds(fn, &sd, 1, true);
-		if (err) {
-			irdma_dma_release(fn, &hmc->sd[sd], false);
-			return err;
-		}
 	}
 	err = gen_pool_add(pp->pool, start, end - start, -1);
 	if (err)
@@ -192,8 +211,8 @@ void irdma_pble_free(struct irdma_fn *fn, struct irdma_pble_alloc *alloc)
 void irdma_pble_set(struct irdma_fn *fn, u32 idx, u64 val)
 {
 	u64 fpm = irdma_pble_fpm(fn, idx);
-	__le64 *slot = fn->hmc.sd[fpm / IRDMA_HMC_SD_SIZE].va +
-		       fpm % IRDMA_HMC_SD_SIZE;
+	__le64 *slot = irdma_hmc_sd_va(&fn->hmc.sd[fpm / IRDMA_HMC_SD_SIZE],
+				       fpm % IRDMA_HMC_SD_SIZE);
 
 	*slot = cpu_to_le64(val);
 }
@@ -208,8 +227,8 @@ void irdma_pble_set(struct irdma_fn *fn, u32 idx, u64 val)
 u64 irdma_pble_get(struct irdma_fn *fn, u32 idx)
 {
 	u64 fpm = irdma_pble_fpm(fn, idx);
-	__le64 *slot = fn->hmc.sd[fpm / IRDMA_HMC_SD_SIZE].va +
-		       fpm % IRDMA_HMC_SD_SIZE;
+	__le64 *slot = irdma_hmc_sd_va(&fn->hmc.sd[fpm / IRDMA_HMC_SD_SIZE],
+				       fpm % IRDMA_HMC_SD_SIZE);
 
 	return le64_to_cpu(*slot);
 }

@@ -11,6 +11,8 @@
 #include <linux/delay.h>
 #include <rdma/ib_umem.h>
 
+#include <kunit/static_stub.h>
+
 #include "main.h"
 
 #define IRDMA_CQP_TIMEOUT	(5 * HZ)
@@ -31,10 +33,11 @@ struct irdma_cqp_request {
 /* Coherent DMA blocks the driver holds, all functions together. */
 static atomic_t irdma_dma_blocks = ATOMIC_INIT(0);
 
-/* Pinned user memory kept from a failed destroy. */
-struct irdma_umem_orphan {
+/* Pinned user memory or coherent pages kept from a failed destroy. */
+struct irdma_orphan {
 	struct list_head list;
 	struct ib_umem *umem;
+	struct irdma_dma_pages pages;
 };
 
 /**
@@ -60,6 +63,23 @@ int irdma_dma_outstanding(void)
  */
 int irdma_dma_alloc(struct irdma_fn *fn, struct irdma_dma_mem *mem,
 		    size_t size, gfp_t gfp)
+{
+	/* KUnit makes large blocks fail here, as on a fragmented machine. */
+	KUNIT_STATIC_STUB_REDIRECT(irdma_dma_alloc, fn, mem, size, gfp);
+	return irdma_dma_alloc_block(fn, mem, size, gfp);
+}
+
+/**
+ * irdma_dma_alloc_block - irdma_dma_alloc() itself, never redirected
+ * @fn: the function
+ * @mem: filled in
+ * @size: bytes
+ * @gfp: allocation flags
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int irdma_dma_alloc_block(struct irdma_fn *fn, struct irdma_dma_mem *mem,
+			  size_t size, gfp_t gfp)
 {
 	mem->va = dma_alloc_coherent(fn->res.dev, size, &mem->pa, gfp);
 	if (!mem->va)
@@ -123,7 +143,7 @@ void irdma_dma_release(struct irdma_fn *fn, struct irdma_dma_mem *mem,
  */
 void irdma_dma_free_orphans(struct irdma_fn *fn, bool hw_down)
 {
-	struct irdma_umem_orphan *orphan, *next;
+	struct irdma_orphan *orphan, *next;
 	u32 i;
 
 	if (fn->orphan_count && !hw_down)
@@ -137,14 +157,51 @@ void irdma_dma_free_orphans(struct irdma_fn *fn, bool hw_down)
 	}
 	fn->orphan_count = 0;
 
-	if (!hw_down && !list_empty(&fn->orphan_umems))
-		dev_warn(fn->res.dev, "leaking user pages the device may still write\n");
-	list_for_each_entry_safe(orphan, next, &fn->orphan_umems, list) {
+	if (!hw_down && !list_empty(&fn->orphan_list))
+		dev_warn(fn->res.dev, "leaking memory the device may still write\n");
+	list_for_each_entry_safe(orphan, next, &fn->orphan_list, list) {
 		list_del(&orphan->list);
-		if (hw_down)
+		if (hw_down) {
 			ib_umem_release(orphan->umem);
+			irdma_dma_pages_free(fn, &orphan->pages);
+		} else {
+			atomic_sub(orphan->pages.count, &irdma_dma_blocks);
+			kvfree(orphan->pages.page);
+		}
 		kfree(orphan);
 	}
+}
+
+/**
+ * irdma_orphan_keep - keep memory the device may still write
+ * @fn: the function
+ * @umem: pinned user memory, or NULL
+ * @pages: coherent pages, or NULL; emptied
+ *
+ * The memory is freed once the CQP is known to be down
+ * (irdma_dma_free_orphans()), or, if it never is, leaked for good.
+ */
+void irdma_orphan_keep(struct irdma_fn *fn, struct ib_umem *umem,
+		       struct irdma_dma_pages *pages)
+{
+	struct irdma_orphan *orphan = kzalloc(sizeof(*orphan), GFP_KERNEL);
+
+	if (!orphan) {
+		/* Without a note of it, the memory stays the device's for good. */
+		if (pages) {
+			atomic_sub(pages->count, &irdma_dma_blocks);
+			kvfree(pages->page);
+		}
+	} else {
+		orphan->umem = umem;
+		if (pages)
+			orphan->pages = *pages;
+		spin_lock(&fn->orphan_lock);
+		list_add_tail(&orphan->list, &fn->orphan_list);
+		spin_unlock(&fn->orphan_lock);
+	}
+	if (pages)
+		memset(pages, 0, sizeof(*pages));
 }
 
 /**
@@ -159,20 +216,10 @@ void irdma_dma_free_orphans(struct irdma_fn *fn, bool hw_down)
 void irdma_umem_release(struct irdma_fn *fn, struct ib_umem *umem,
 			bool hw_done)
 {
-	struct irdma_umem_orphan *orphan;
-
-	if (!umem || hw_done) {
+	if (!umem || hw_done)
 		ib_umem_release(umem);
-		return;
-	}
-	/* Without a note of them, the pages stay pinned for good. */
-	orphan = kmalloc(sizeof(*orphan), GFP_KERNEL);
-	if (!orphan)
-		return;
-	orphan->umem = umem;
-	spin_lock(&fn->orphan_lock);
-	list_add_tail(&orphan->list, &fn->orphan_umems);
-	spin_unlock(&fn->orphan_lock);
+	else
+		irdma_orphan_keep(fn, umem, NULL);
 }
 
 /* Before the CCQ: the command is done when CQPTAIL moves. */

@@ -206,6 +206,9 @@ static void irdma_qp_ctx_psn_err_test(struct kunit *test)
 
 static void irdma_build_eq_test(struct kunit *test)
 {
+	struct irdma_eq_ring_hw contig = { .pa = 0x400000, .first_pble = 7 };
+	struct irdma_eq_ring_hw paged = { .pa = 0x400000, .first_pble = 0xabcdef,
+					  .paged = true };
 	struct irdma_cqp_wqe cmd;
 
 	irdma_build_create_ceq(&cmd, 9, 8192, 0x300000, 4);
@@ -217,13 +220,27 @@ static void irdma_build_eq_test(struct kunit *test)
 	irdma_build_destroy_ceq(&cmd, 9, 8192);
 	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x0000001800000009ULL);
 
-	irdma_build_create_aeq(&cmd, 12288, 0x400000);
+	irdma_build_create_aeq(&cmd, 12288, &contig);
 	KUNIT_EXPECT_EQ(test, cmd.q[2], 12288ULL);
 	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x0000001900000000ULL);
 	KUNIT_EXPECT_EQ(test, cmd.q[4], 0x400000ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[6], 0ULL);
 
-	irdma_build_destroy_aeq(&cmd, 12288);
+	irdma_build_destroy_aeq(&cmd, 12288, &contig);
+	KUNIT_EXPECT_EQ(test, cmd.q[2], 12288ULL);
 	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x0000001b00000000ULL);
+
+	/* Paged: no address, the first PBLE, one level (LPBLSIZE 1), VMAP. */
+	irdma_build_create_aeq(&cmd, 524287, &paged);
+	KUNIT_EXPECT_EQ(test, cmd.q[2], 524287ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x0000901900000000ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[4], 0ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[6], 0xabcdefULL);
+
+	irdma_build_destroy_aeq(&cmd, 524287, &paged);
+	KUNIT_EXPECT_EQ(test, cmd.q[2], 524287ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x0000901b00000000ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[6], 0xabcdefULL);
 
 	irdma_build_query_features(&cmd, 0x5000, 216);
 	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x00000012000000d8ULL);

@@ -4,8 +4,10 @@
  * traffic through ib_core's API, checked by data bytes, completion
  * statuses and opcodes, immediate data, error statuses and flushes.
  */
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/genalloc.h>
 #include <linux/if_vlan.h>
 #include <linux/kthread.h>
 #include <linux/scatterlist.h>
@@ -407,7 +409,7 @@ static void irdma_qp_rc_write_read_test(struct kunit *test)
 }
 
 /* Fast registration over scattered pages, then invalidation. */
-static void irdma_qp_fast_reg_test(struct kunit *test)
+static void qp_env_fast_reg(struct kunit *test, struct qp_env *e)
 {
 	struct page *pages[3];
 	struct scatterlist sgl[3];
@@ -417,10 +419,8 @@ static void irdma_qp_fast_reg_test(struct kunit *test)
 	struct ib_sge sge;
 	struct ib_wc wc[4];
 	struct ib_mr *mr;
-	struct qp_env *e;
 	int i, n;
 
-	e = qp_env_setup(test, 7);
 	sg_init_table(sgl, 3);
 	for (i = 0; i < 3; i++) {
 		pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
@@ -490,6 +490,13 @@ static void irdma_qp_fast_reg_test(struct kunit *test)
 	ib_dma_unmap_sg(e->ibdev, sgl, 3, DMA_BIDIRECTIONAL);
 	for (i = 0; i < 3; i++)
 		__free_page(pages[i]);
+}
+
+static void irdma_qp_fast_reg_test(struct kunit *test)
+{
+	struct qp_env *e = qp_env_setup(test, 7);
+
+	qp_env_fast_reg(test, e);
 	qp_env_teardown(test, e);
 }
 
@@ -699,6 +706,116 @@ static void irdma_qp_ae_target_test(struct kunit *test)
 			   IRDMA_AE_SOURCE_CQ);
 	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&cq_err, 2 * HZ), 0);
 	ib_destroy_cq(cq);
+	qp_env_teardown(test, e);
+}
+
+/* Block sizes a fragmented machine has none of (test->priv). */
+struct qp_test_no_blocks {
+	size_t from;
+	size_t to;
+};
+
+static int qp_test_dma_alloc_fragmented(struct irdma_fn *fn,
+					struct irdma_dma_mem *mem, size_t size,
+					gfp_t gfp)
+{
+	const struct qp_test_no_blocks *no = kunit_get_current_test()->priv;
+
+	if (size >= no->from && size <= no->to)
+		return -ENOMEM;
+	return irdma_dma_alloc_block(fn, mem, size, gfp);
+}
+
+static void qp_test_fragment(struct kunit *test, struct qp_test_no_blocks *no)
+{
+	test->priv = no;
+	kunit_activate_static_stub(test, irdma_dma_alloc,
+				   qp_test_dma_alloc_fragmented);
+}
+
+/*
+ * With no block of the AEQ's size to be had (on silicon it reaches
+ * 8 MiB), the AEQ goes in 4 KiB pages the CREATE_AEQ names through
+ * PBLEs: events still arrive in order across the pages, and a refused
+ * DESTROY_AEQ keeps the pages until the CQP is down.
+ */
+static void irdma_qp_paged_aeq_test(struct kunit *test)
+{
+	/* The sim's AEQ: an entry per QP (4096) and per CQ (8192). */
+	struct qp_test_no_blocks no = {
+		.from = (4096 + 8192) * IRDMA_AEQE_SIZE,
+		.to = (4096 + 8192) * IRDMA_AEQE_SIZE,
+	};
+	struct sim_dev *sdev;
+	struct irdma_fn *fn;
+	struct qp_env *e;
+	u32 i, notes = 2 * IRDMA_HW_PAGE_SIZE / IRDMA_AEQE_SIZE;
+	int tries;
+
+	qp_test_fragment(test, &no);
+	e = qp_env_setup(test, 7);
+	fn = auxiliary_get_drvdata(e->adev);
+	sdev = to_sim_dev(e->adev->dev.parent);
+	KUNIT_ASSERT_NULL(test, fn->aeq.ring.va);
+	KUNIT_EXPECT_EQ(test, fn->aeq.pages.count,
+			DIV_ROUND_UP(fn->aeq.size * IRDMA_AEQE_SIZE, IRDMA_HW_PAGE_SIZE));
+	KUNIT_EXPECT_EQ(test, fn->aeq.pble.level, 1);
+
+	/* Two pages of events the QP ignores, then one that fails QP b. */
+	for (i = 0; i < notes; i++)
+		sim_aeq_post_qp(sdev, IRDMA_AE_RESET_NOT_SENT, e->a->qp_num,
+				IRDMA_AE_SOURCE_RQ, 0, 0);
+	sim_aeq_post_qp(sdev, IRDMA_AE_LLP_TOO_MANY_RETRIES, e->b->qp_num,
+			IRDMA_AE_SOURCE_RSVD, 0, 0);
+	for (tries = 0; tries < 200 && qp_env_state(e->b) != IB_QPS_ERR; tries++)
+		usleep_range(10000, 20000);
+	KUNIT_EXPECT_EQ(test, qp_env_state(e->b), IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, qp_env_state(e->a), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, sdev->stats.eq_faults, 0);
+
+	/* The cleanup checks every page came back once the CQP was down. */
+	irdma_sim_fail_cqp_op(TEST_FN_ID, IRDMA_CQPOP_DESTROY_AEQ, 1);
+	qp_env_teardown(test, e);
+}
+
+/*
+ * With no 2 MiB block to be had once the function is up, the PBLEs'
+ * next segment is backed by 4 KiB pages behind a page of descriptors
+ * (a paged segment), and a fast-registered MR whose PBLEs live there
+ * takes RDMA writes into the right pages.
+ */
+static void irdma_qp_paged_pble_test(struct kunit *test)
+{
+	struct qp_test_no_blocks no = { .from = SZ_2M, .to = SZ_2M };
+	struct irdma_pble_alloc first = {}, rest = {};
+	struct sim_dev *sdev;
+	struct irdma_fn *fn;
+	struct qp_env *e;
+	size_t avail;
+	u32 sd;
+
+	e = qp_env_setup(test, 7);
+	fn = auxiliary_get_drvdata(e->adev);
+	sdev = to_sim_dev(e->adev->dev.parent);
+	/* Use up the PBLEs of the segment backed at bring-up. */
+	KUNIT_ASSERT_EQ(test, irdma_pble_alloc(fn, 1, true, &first), 0);
+	avail = gen_pool_avail(fn->pble.pool) / IRDMA_PBLE_SIZE;
+	if (avail)
+		KUNIT_ASSERT_EQ(test, irdma_pble_alloc(fn, avail, true, &rest), 0);
+	KUNIT_ASSERT_LT(test, fn->pble.next_fpm, fn->pble.end_fpm);
+	sd = fn->pble.next_fpm / IRDMA_HMC_SD_SIZE;
+	kunit_info(test, "%zu PBLEs were left in the first segment; next is %u\n",
+		   avail, sd);
+
+	qp_test_fragment(test, &no);
+	qp_env_fast_reg(test, e);
+	KUNIT_EXPECT_NULL(test, fn->hmc.sd[sd].block.va);
+	KUNIT_EXPECT_NOT_NULL(test, fn->hmc.sd[sd].pd_page.va);
+	KUNIT_EXPECT_TRUE(test, sdev->hmc.sd[sd] & IRDMA_SD_DATA_VALID);
+	KUNIT_EXPECT_FALSE(test, sdev->hmc.sd[sd] & IRDMA_SD_DATA_DIRECT);
+
+	irdma_pble_free(fn, &rest);
+	irdma_pble_free(fn, &first);
 	qp_env_teardown(test, e);
 }
 
@@ -2117,6 +2234,8 @@ static struct kunit_case irdma_qp_cases[] = {
 	KUNIT_CASE_SLOW(irdma_qp_bad_wr_test),
 	KUNIT_CASE_SLOW(irdma_qp_rq_error_idx_test),
 	KUNIT_CASE_SLOW(irdma_qp_ae_target_test),
+	KUNIT_CASE_SLOW(irdma_qp_paged_aeq_test),
+	KUNIT_CASE_SLOW(irdma_qp_paged_pble_test),
 	KUNIT_CASE(irdma_ae_target_table_test),
 	KUNIT_CASE_SLOW(irdma_qp_ud_test),
 	KUNIT_CASE_SLOW(irdma_qp_atomic_ah_test),

@@ -21,6 +21,24 @@
 
 static struct dentry *sim_debugfs_root;
 
+/* Segments programmed valid now, by type. */
+static void sim_stats_sds(struct seq_file *m, struct sim_dev *sdev)
+{
+	u32 i, direct = 0, paged = 0;
+
+	for (i = 0; i < SIM_MAX_SDS; i++) {
+		u64 sd = READ_ONCE(sdev->hmc.sd[i]);
+
+		if (!(sd & IRDMA_SD_DATA_VALID))
+			continue;
+		if (sd & IRDMA_SD_DATA_DIRECT)
+			direct++;
+		else
+			paged++;
+	}
+	seq_printf(m, "hmc_sds_direct %u\nhmc_sds_paged %u\n", direct, paged);
+}
+
 static int sim_stats_show(struct seq_file *m, void *data)
 {
 	struct sim_dev *sdev = m->private;
@@ -28,8 +46,9 @@ static int sim_stats_show(struct seq_file *m, void *data)
 	seq_printf(m, "cqp_ops %llu\ncqp_errors %llu\nirqs %llu\ndma_faults %llu\nfaults_injected %llu\n",
 		   sdev->stats.cqp_ops, sdev->stats.cqp_errors, sdev->stats.irqs,
 		   sdev->stats.dma_faults, sdev->stats.faults_injected);
-	seq_printf(m, "ceqes %llu\nud_dropped %llu\ncq_overflows %llu\n",
-		   sdev->stats.ceqes, sdev->stats.ud_dropped, sdev->stats.cq_overflows);
+	seq_printf(m, "ceqes %llu\neq_faults %llu\nud_dropped %llu\ncq_overflows %llu\n",
+		   sdev->stats.ceqes, sdev->stats.eq_faults, sdev->stats.ud_dropped,
+		   sdev->stats.cq_overflows);
 	seq_printf(m, "engine_stalls_over_1ms %llu\nengine_stall_max_us %llu\nrnr_waits %llu\n",
 		   sdev->stats.stalls, div_u64(sdev->stats.stall_max_ns, NSEC_PER_USEC),
 		   sdev->stats.rnr_waits);
@@ -54,6 +73,7 @@ static int sim_stats_show(struct seq_file *m, void *data)
 		   (u64)atomic64_read(&sdev->db.user_traps),
 		   (u64)atomic64_read(&sdev->db.user_runs),
 		   (u64)atomic64_read(&sdev->db.user_left));
+	sim_stats_sds(m, sdev);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sim_stats);

@@ -101,10 +101,15 @@ static void sim_eq_interrupt(struct sim_dev *sdev, u32 ctl_reg)
 static bool sim_eq_push(struct sim_dev *sdev, struct sim_eq *eq,
 			const u64 *entry, unsigned int qwords)
 {
-	u64 slot = eq->ring_pa + (u64)eq->head * qwords * 8;
 	u64 last = entry[qwords - 1] & ~IRDMA_CEQE_VALID;
 	unsigned int i;
+	u64 slot;
 
+	/* An entry never straddles a page: the size is a power of two. */
+	if (sim_ring_pa(sdev, &eq->ring, (u64)eq->head * qwords * 8, &slot)) {
+		sdev->stats.eq_faults++;
+		return false;
+	}
 	for (i = 0; i + 1 < qwords; i++)
 		if (sim_dma_write_qword(sdev, slot + 8 * i, entry[i]))
 			return false;
@@ -159,17 +164,33 @@ void sim_ceq_post(struct sim_dev *sdev, u32 ceq_id, u64 ctx)
  * An EQ made: its ring before the flag that says it lives, for a thread
  * posting to it while the trap makes it (CEQs are made in the trap).
  */
-static int sim_eq_init(struct sim_eq *eq, const __le64 *wqe, u32 max)
+static int sim_eq_init(struct sim_dev *sdev, struct sim_eq *eq,
+		       const __le64 *wqe, u32 max)
 {
 	u32 size = le64_to_cpu(wqe[2]);
 	u64 hdr = le64_to_cpu(wqe[3]);
+	struct sim_ring ring = {
+		.virt = hdr & IRDMA_CQPSQ_EQ_VMAP,
+		.levels = FIELD_GET(IRDMA_CQPSQ_EQ_LPBLSIZE, hdr),
+	};
 
 	if (eq->live)
 		return IRDMA_CQP_MIN_INVALID_STATE;
-	if (!size || size > max || (hdr & IRDMA_CQPSQ_EQ_VMAP) ||
-	    !le64_to_cpu(wqe[4]))
+	if (!size || size > max)
 		return SIM_MIN_BAD_PARAM;
-	eq->ring_pa = le64_to_cpu(wqe[4]);
+	/* VMAP: qword 6 names the first PBLE, which must be the object's. */
+	if (ring.virt) {
+		ring.base = FIELD_GET(IRDMA_CQPSQ_EQ_FIRSTPMPBLIDX,
+				      le64_to_cpu(wqe[6]));
+		if (!ring.levels || !sdev->hmc.committed ||
+		    ring.base >= sdev->hmc.cnt[IRDMA_HMC_PBLE])
+			return SIM_MIN_BAD_PARAM;
+	} else {
+		ring.base = le64_to_cpu(wqe[4]);
+		if (!ring.base)
+			return SIM_MIN_BAD_PARAM;
+	}
+	eq->ring = ring;
 	eq->size = size;
 	eq->head = 0;
 	eq->polarity = true;
@@ -213,7 +234,7 @@ void sim_ceq_create(struct sim_dev *sdev, const __le64 *wqe,
 
 	if (id >= SIM_MAX_CEQS)
 		return sim_fail(res, SIM_MIN_BAD_PARAM);
-	min = sim_eq_init(&sdev->ceq[id], wqe, IRDMA_MAX_CEQ_ENTRIES);
+	min = sim_eq_init(sdev, &sdev->ceq[id], wqe, IRDMA_MAX_CEQ_ENTRIES);
 	if (min)
 		sim_fail(res, min);
 }
@@ -245,7 +266,7 @@ void sim_ceq_destroy(struct sim_dev *sdev, const __le64 *wqe,
 void sim_aeq_create(struct sim_dev *sdev, const __le64 *wqe,
 		    struct sim_cqp_result *res)
 {
-	int min = sim_eq_init(&sdev->aeq, wqe, IRDMA_MAX_AEQ_ENTRIES);
+	int min = sim_eq_init(sdev, &sdev->aeq, wqe, IRDMA_MAX_AEQ_ENTRIES);
 
 	if (min)
 		sim_fail(res, min);

@@ -299,14 +299,14 @@ struct sim_mg {
 /**
  * struct sim_eq - an event queue (a CEQ or the AEQ)
  * @live: created
- * @ring_pa: DMA address of the ring
+ * @ring: where the ring is: one block, or pages its PBLEs list (VMAP)
  * @size: entries in the ring
  * @head: next entry the engine fills
  * @polarity: valid bit of the current pass
  */
 struct sim_eq {
 	bool live;
-	u64 ring_pa;
+	struct sim_ring ring;
 	u32 size;
 	u32 head;
 	bool polarity;
@@ -348,6 +348,7 @@ struct sim_hmc {
  * @cqp_errors: CQP WQEs completed with an error
  * @irqs: interrupts raised (under the EQ lock)
  * @ceqes: CEQ entries written (under the EQ lock)
+ * @eq_faults: EQ entries lost to a PBLE that was not there (EQ lock)
  * @dma_faults: host memory accesses at invalid addresses
  * @faults_injected: CQP commands failed on request
  * @ud_dropped: UD datagrams nobody took (no QP, Q_Key, no receive posted)
@@ -372,6 +373,7 @@ struct sim_stats {
 	u64 cqp_errors;
 	u64 irqs;
 	u64 ceqes;
+	u64 eq_faults;
 	u64 dma_faults;
 	u64 faults_injected;
 	u64 ud_dropped;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/types.h>
 #include <infiniband/verbs.h>
 
@@ -20,6 +21,25 @@ static void die(const char *what, int err)
 {
 	printf("FAIL: %s: %s\n", what, strerror(err));
 	exit(1);
+}
+
+/* The next completion's status, for @wr_id. */
+static inline enum ibv_wc_status status_of(__u64 wr_id)
+{
+	struct ibv_wc wc;
+	int tries, r;
+
+	for (tries = 0; tries < 20000; tries++) {
+		r = ibv_poll_cq(cq, 1, &wc);
+		if (r < 0)
+			die("ibv_poll_cq", EIO);
+		if (r && wc.wr_id == wr_id)
+			return wc.status;
+		if (!r)
+			usleep(100);
+	}
+	die("no completion", ETIMEDOUT);
+	return IBV_WC_GENERAL_ERR;
 }
 
 static void post(enum ibv_wr_opcode op, __u64 wr_id, void *local, __u32 len,

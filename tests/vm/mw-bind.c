@@ -22,25 +22,6 @@
 
 #define PAGE	4096UL
 
-/* The next completion's status, for @wr_id. */
-static enum ibv_wc_status status_of(__u64 wr_id)
-{
-	struct ibv_wc wc;
-	int tries, r;
-
-	for (tries = 0; tries < 20000; tries++) {
-		r = ibv_poll_cq(cq, 1, &wc);
-		if (r < 0)
-			die("ibv_poll_cq", EIO);
-		if (r && wc.wr_id == wr_id)
-			return wc.status;
-		if (!r)
-			usleep(100);
-	}
-	die("no completion", ETIMEDOUT);
-	return IBV_WC_GENERAL_ERR;
-}
-
 /**
  * main - bind a type 1 window and use it
  * @argc: argument count
