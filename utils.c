@@ -161,13 +161,15 @@ void irdma_dma_free_orphans(struct irdma_fn *fn, bool hw_down)
 		dev_warn(fn->res.dev, "leaking memory the device may still write\n");
 	list_for_each_entry_safe(orphan, next, &fn->orphan_list, list) {
 		list_del(&orphan->list);
-		if (hw_down) {
+		if (hw_down)
 			ib_umem_release(orphan->umem);
-			irdma_dma_pages_free(fn, &orphan->pages);
-		} else {
-			atomic_sub(orphan->pages.count, &irdma_dma_blocks);
-			kvfree(orphan->pages.page);
+		for (i = 0; i < orphan->pages.count; i++) {
+			if (hw_down)
+				irdma_dma_free(fn, &orphan->pages.page[i]);
+			else
+				atomic_dec(&irdma_dma_blocks);
 		}
+		kvfree(orphan->pages.page);
 		kfree(orphan);
 	}
 }
