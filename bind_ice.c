@@ -144,6 +144,30 @@ static void irdma_ice_remove(struct auxiliary_device *adev)
 	irdma_fn_remove(auxiliary_get_drvdata(adev));
 }
 
+/* ice's events, as irdma_fn_event() takes them. */
+static void irdma_ice_event_handler(struct ice_pf *pf, struct iidc_event *event)
+{
+	static const struct {
+		u8 iidc;
+		u32 event;
+	} map[] = {
+		{ IIDC_EVENT_AFTER_MTU_CHANGE, IRDMA_EVENT_AFTER_MTU },
+		{ IIDC_EVENT_BEFORE_TC_CHANGE, IRDMA_EVENT_BEFORE_TC },
+		{ IIDC_EVENT_AFTER_TC_CHANGE, IRDMA_EVENT_AFTER_TC },
+		{ IIDC_EVENT_CRIT_ERR, IRDMA_EVENT_CRIT_ERR },
+	};
+	struct irdma_fn *fn = pf->adev ? auxiliary_get_drvdata(pf->adev) : NULL;
+	u32 events = 0;
+	int i;
+
+	if (!fn)
+		return;
+	for (i = 0; i < ARRAY_SIZE(map); i++)
+		if (test_bit(map[i].iidc, event->type))
+			events |= map[i].event;
+	irdma_fn_event(fn, events, event->reg);
+}
+
 static const struct auxiliary_device_id irdma_ice_id_table[] = {
 	{ .name = "ice.iwarp" },
 	{ .name = "ice.roce" },
@@ -157,6 +181,7 @@ static struct iidc_auxiliary_drv irdma_ice_drv = {
 		.probe = irdma_ice_probe,
 		.remove = irdma_ice_remove,
 	},
+	.event_handler = irdma_ice_event_handler,
 };
 
 /**

@@ -120,11 +120,39 @@ static const struct auxiliary_device_id irdma_sim_id_table[] = {
 };
 MODULE_DEVICE_TABLE(auxiliary, irdma_sim_id_table);
 
-static struct auxiliary_driver irdma_sim_drv = {
-	.name = "sim",
-	.id_table = irdma_sim_id_table,
-	.probe = irdma_sim_probe,
-	.remove = irdma_sim_remove,
+/* The simulated LAN side's events, as irdma_fn_event() takes them. */
+static void irdma_sim_event_handler(struct irdma_sim_adev *sadev,
+				    unsigned long type, u32 reg)
+{
+	static const struct {
+		u8 sim;
+		u32 event;
+	} map[] = {
+		{ IRDMA_SIM_EVENT_AFTER_MTU, IRDMA_EVENT_AFTER_MTU },
+		{ IRDMA_SIM_EVENT_BEFORE_TC, IRDMA_EVENT_BEFORE_TC },
+		{ IRDMA_SIM_EVENT_AFTER_TC, IRDMA_EVENT_AFTER_TC },
+		{ IRDMA_SIM_EVENT_CRIT_ERR, IRDMA_EVENT_CRIT_ERR },
+	};
+	struct irdma_fn *fn = auxiliary_get_drvdata(&sadev->adev);
+	u32 events = 0;
+	int i;
+
+	if (!fn)
+		return;
+	for (i = 0; i < ARRAY_SIZE(map); i++)
+		if (type & BIT(map[i].sim))
+			events |= map[i].event;
+	irdma_fn_event(fn, events, reg);
+}
+
+static struct irdma_sim_aux_driver irdma_sim_drv = {
+	.adrv = {
+		.name = "sim",
+		.id_table = irdma_sim_id_table,
+		.probe = irdma_sim_probe,
+		.remove = irdma_sim_remove,
+	},
+	.event_handler = irdma_sim_event_handler,
 };
 
 /**
@@ -134,7 +162,7 @@ static struct auxiliary_driver irdma_sim_drv = {
  */
 int irdma_sim_register(void)
 {
-	return auxiliary_driver_register(&irdma_sim_drv);
+	return auxiliary_driver_register(&irdma_sim_drv.adrv);
 }
 
 /**
@@ -142,5 +170,5 @@ int irdma_sim_register(void)
  */
 void irdma_sim_unregister(void)
 {
-	auxiliary_driver_unregister(&irdma_sim_drv);
+	auxiliary_driver_unregister(&irdma_sim_drv.adrv);
 }

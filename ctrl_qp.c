@@ -214,6 +214,32 @@ void irdma_build_ws_node(struct irdma_cqp_wqe *cmd, u8 op,
 }
 
 /**
+ * irdma_build_suspend_qp - SUSPEND_QP: stop a QP's SQ (the hardware
+ *	reports it with IRDMA_AE_QP_SUSPEND_COMPLETE)
+ * @cmd: the command to fill
+ * @qp_id: the QP
+ */
+void irdma_build_suspend_qp(struct irdma_cqp_wqe *cmd, u32 qp_id)
+{
+	irdma_cmd_init(cmd, IRDMA_CQPOP_SUSPEND_QP);
+	cmd->q[3] |= FIELD_PREP(IRDMA_QPCMD_QPID, qp_id);
+}
+
+/**
+ * irdma_build_resume_qp - RESUME_QP: a suspended QP sends again
+ * @cmd: the command to fill
+ * @qp_id: the QP
+ * @qs_handle: the queue set it sends through from now on
+ */
+void irdma_build_resume_qp(struct irdma_cqp_wqe *cmd, u32 qp_id,
+			   u16 qs_handle)
+{
+	irdma_cmd_init(cmd, IRDMA_CQPOP_RESUME_QP);
+	cmd->q[2] = FIELD_PREP(IRDMA_CQPSQ_RESUMEQP_QSHANDLE, qs_handle);
+	cmd->q[3] |= FIELD_PREP(IRDMA_QPCMD_QPID, qp_id);
+}
+
+/**
  * irdma_build_manage_arp - MANAGE_ARP: set or clear an ARP table entry
  * @cmd: the command to fill
  * @idx: the entry

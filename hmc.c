@@ -476,7 +476,7 @@ void irdma_hmc_teardown(struct irdma_fn *fn)
 			if (irdma_hmc_sd_backed(&hmc->sd[sd]))
 				idx[count++] = sd;
 		cleared = !irdma_hmc_program_sds(fn, idx, count, false);
-		if (!cleared)
+		if (!cleared && !fn->reset)
 			dev_warn(fn->res.dev, "could not clear the HMC segments\n");
 		kfree(idx);
 	}

@@ -151,7 +151,7 @@ static void irdma_ccq_destroy(struct irdma_fn *fn)
 	fn->ccq.live = false;
 	irdma_build_destroy_cq(&cmd, &info);
 	err = irdma_cqp_exec(fn, &cmd, NULL);
-	if (err)
+	if (err && !fn->reset)
 		dev_warn(fn->res.dev, "CCQ destroy failed: %d\n", err);
 	irdma_dma_release(fn, &fn->ccq.ring, !err);
 }
@@ -208,6 +208,10 @@ static void irdma_ae_dispatch(struct irdma_fn *fn, u64 q1)
 	u8 source = FIELD_GET(IRDMA_AEQE_AESRC, q1);
 
 	dev_dbg(fn->res.dev, "AE %#x source %#x on %u\n", code, source, id);
+	if (code == IRDMA_AE_QP_SUSPEND_COMPLETE) {
+		irdma_qp_suspended(fn, id);
+		return;
+	}
 	switch (irdma_ae_target(code, source)) {
 	case IRDMA_AE_QP_ERROR:
 		irdma_qp_async_event(fn, id, code, source,
@@ -377,7 +381,7 @@ static void irdma_ceq_destroy(struct irdma_fn *fn, u32 id)
 	irdma_eq_free_irq(fn, ceq);
 	irdma_build_destroy_ceq(&cmd, id, ceq->size);
 	err = irdma_cqp_exec(fn, &cmd, NULL);
-	if (err)
+	if (err && !fn->reset)
 		dev_warn(fn->res.dev, "CEQ %u destroy failed: %d\n", id, err);
 	ceq->live = false;
 	fn->ceq_count = id;
@@ -544,7 +548,7 @@ static void irdma_aeq_teardown(struct irdma_fn *fn)
 	irdma_aeq_ring_hw(aeq, &ring);
 	irdma_build_destroy_aeq(&cmd, aeq->size, &ring);
 	err = irdma_cqp_exec(fn, &cmd, NULL);
-	if (err)
+	if (err && !fn->reset)
 		dev_warn(fn->res.dev, "AEQ destroy failed: %d\n", err);
 	irdma_aeq_free(fn, !err);
 }
@@ -641,21 +645,6 @@ static int irdma_arp_table_alloc(struct irdma_fn *fn)
 	return 0;
 }
 
-/*
- * The port's traffic classes from the LAN driver; without its word (X722),
- * one class with no share to weigh.
- */
-static void irdma_fn_load_qos(struct irdma_fn *fn)
-{
-	struct irdma_qos *qos = &fn->qos;
-
-	memset(qos, 0, sizeof(*qos));
-	if (fn->res.ops->get_qos)
-		fn->res.ops->get_qos(fn, qos);
-	if (!qos->num_tc)
-		qos->num_tc = 1;
-}
-
 /**
  * irdma_fn_probe - take over an RDMA function a front-end found
  * @res: the function's resources; copied, the caller keeps its own
@@ -688,7 +677,7 @@ struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res)
 	xa_init_flags(&fn->cq_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fn->qp_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fn->srq_table, XA_FLAGS_ALLOC1);
-	mutex_init(&fn->ws_lock);
+	irdma_ws_init(fn);
 	ida_init(&fn->mr_ids);
 	ida_init(&fn->ah_ids);
 	spin_lock_init(&fn->arp_lock);
@@ -699,6 +688,7 @@ struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res)
 	hash_init(fn->ah_hash);
 
 	irdma_fn_load_qos(fn);
+	fn->mtu = res->netdev->mtu;
 	err = irdma_stats_init(fn);
 	if (!err)
 		err = irdma_init_uk_attrs(res->gen, &fn->uk_attrs);
@@ -771,7 +761,7 @@ void irdma_fn_free_tables(struct irdma_fn *fn)
 	bitmap_free(fn->arp_used);
 	fn->arp = NULL;
 	fn->arp_used = NULL;
-	mutex_destroy(&fn->ws_lock);
+	irdma_ws_fini(fn);
 	ida_destroy(&fn->mcast_ids);
 	mutex_destroy(&fn->mcast_lock);
 	mutex_destroy(&fn->ah_lock);

@@ -186,6 +186,10 @@ enum irdma_flush_opcode {
 #define IRDMA_PFHMC_PDINV		0x00520300
 #define IRDMA_GLHMC_VFPDINV(vf)		(0x00528300 + 4 * (vf))
 #define IRDMA_GLPE_CRITERR		0x00534000
+/* Causes in the OICR the LAN driver passes with a critical error. */
+#define IRDMA_OICR_HMC_ERR		BIT(26)
+#define IRDMA_OICR_PE_PUSH		BIT(27)
+#define IRDMA_OICR_PE_CRITERR		BIT(28)
 /* The user-space doorbell page; push pages follow at 8 MiB. */
 #define IRDMA_DB_ADDR_OFFSET		(8 * 1024 * 1024 - 64 * 1024)
 /* In it, where user space rings: SQ work (QP id), CQ arming (CQ id). */
@@ -650,6 +654,8 @@ static inline struct irdma_stat_loc irdma_stat_loc(enum irdma_hw_stat stat)
 
 /* CREATE_QP / MODIFY_QP / DESTROY_QP: qword 2 the host context, 5 the shadow. */
 #define IRDMA_QPCMD_QPID		GENMASK_ULL(23, 0)	/* header */
+/* RESUME_QP: the queue set the QP sends through from now on */
+#define IRDMA_CQPSQ_RESUMEQP_QSHANDLE	GENMASK_ULL(31, 0)	/* qword 2 */
 #define IRDMA_QPCMD_ORDVALID		BIT_ULL(42)
 #define IRDMA_QPCMD_TOECTXVALID		BIT_ULL(43)
 #define IRDMA_QPCMD_CACHEDVARVALID	BIT_ULL(44)

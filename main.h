@@ -63,6 +63,45 @@ struct irdma_qos {
 	u8 dscp_map[IRDMA_DSCP_CODES];
 };
 
+#define IRDMA_WS_MAX_NODES	(2 + IRDMA_MAX_UPS)	/* root, VSI, leaves */
+
+/**
+ * struct irdma_ws_leaf - a traffic class's queue set: a scheduler leaf
+ * @users: QPs sending through it (0: it does not exist)
+ * @node: its node id
+ * @qs_handle: the queue set the scheduler gave it
+ * @teid: the LAN scheduler's node for it
+ */
+struct irdma_ws_leaf {
+	u32 users;
+	u16 node;
+	u16 qs_handle;
+	u32 teid;
+};
+
+/**
+ * struct irdma_ws - the function's transmit scheduler tree
+ * @lock: the tree, @qps and the QPs' places in it
+ * @users: QPs on the tree (0: neither root nor VSI node exists)
+ * @leaf: by traffic class
+ * @nodes: node ids in use
+ * @qps: the QPs on the tree, by their ws_entry
+ * @tc_change_pending: the LAN driver is changing the port's classes: the
+ *	tree is down and no QP may join
+ * @suspend_reqs: QPs whose suspension the hardware has yet to report
+ * @suspend_wq: waits for those reports (and for an SQD's)
+ */
+struct irdma_ws {
+	struct mutex lock; /* the tree and its QPs */
+	u32 users;
+	struct irdma_ws_leaf leaf[IRDMA_MAX_UPS];
+	DECLARE_BITMAP(nodes, IRDMA_WS_MAX_NODES);
+	struct list_head qps;
+	bool tc_change_pending;
+	atomic_t suspend_reqs;
+	wait_queue_head_t suspend_wq;
+};
+
 /**
  * struct irdma_fn_ops - services the front-end's LAN driver provides
  * @request_reset: ask the LAN driver to reset the function
@@ -441,11 +480,12 @@ enum irdma_init_step {
  * @srq_table: shared receive queues by number
  * @max_srq: SRQ numbers the HMC has room for (0: no SRQs)
  * @pble: the PBLE pool
- * @ws_lock: the scheduler nodes and their users
- * @ws_users: QPs that use the scheduler's queue set
- * @qs_handle: the queue set the scheduler gave
- * @qs_teid: the LAN scheduler's node for it
+ * @ws: the transmit scheduler's tree (ws.c)
  * @qos: the port's traffic classes and priorities (irdma_fn_load_qos())
+ * @reset: the function is to be reset (a critical error): the CQP is
+ *	not used any more and what it would destroy is left to the reset
+ * @mtu: the netdev's MTU as the LAN driver last reported it (new QPs'
+ *	MSS)
  * @rdma_filter: the LAN driver steers RoCE packets to the engine
  * @mr_ids: memory key indexes in use
  * @ah_ids: address handle indexes in use
@@ -490,11 +530,10 @@ struct irdma_fn {
 	struct xarray srq_table;
 	u32 max_srq;
 	struct irdma_pble_pool pble;
-	struct mutex ws_lock; /* scheduler nodes */
-	u32 ws_users;
-	u16 qs_handle;
-	u32 qs_teid;
+	struct irdma_ws ws;
 	struct irdma_qos qos;
+	bool reset;
+	u32 mtu;
 	bool rdma_filter;
 	struct ida mr_ids;
 	struct ida ah_ids;
@@ -762,6 +801,23 @@ struct irdma_ws_node {
 
 void irdma_build_ws_node(struct irdma_cqp_wqe *cmd, u8 op,
 			 const struct irdma_ws_node *node);
+void irdma_build_suspend_qp(struct irdma_cqp_wqe *cmd, u32 qp_id);
+void irdma_build_resume_qp(struct irdma_cqp_wqe *cmd, u32 qp_id,
+			   u16 qs_handle);
+void irdma_ws_init(struct irdma_fn *fn);
+void irdma_ws_fini(struct irdma_fn *fn);
+void irdma_ws_suspended(struct irdma_fn *fn);
+void irdma_ws_tc_before(struct irdma_fn *fn);
+bool irdma_ws_tc_after(struct irdma_fn *fn);
+void irdma_fn_load_qos(struct irdma_fn *fn);
+
+/* The LAN driver's events (ice's IIDC events), for irdma_fn_event(). */
+#define IRDMA_EVENT_AFTER_MTU	BIT(0)
+#define IRDMA_EVENT_BEFORE_TC	BIT(1)
+#define IRDMA_EVENT_AFTER_TC	BIT(2)
+#define IRDMA_EVENT_CRIT_ERR	BIT(3)
+
+void irdma_fn_event(struct irdma_fn *fn, u32 events, u32 reg);
 void irdma_build_manage_arp(struct irdma_cqp_wqe *cmd, u16 idx,
 			    const u8 *mac, bool add);
 void irdma_build_manage_push_page(struct irdma_cqp_wqe *cmd, u16 qs_handle,

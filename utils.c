@@ -442,8 +442,9 @@ static int irdma_cqp_post_waited(struct irdma_fn *fn,
  * A full ring is waited on, not refused.
  *
  * Return: 0, -EIO if the hardware reported an error, -ETIMEDOUT if it
- * never answered, -EBUSY if the ring stayed full for the whole timeout,
- * -ESHUTDOWN if the CQP went away meanwhile.
+ * never answered, -EBUSY if the ring stayed full for the whole timeout
+ * or the function awaits a reset (nothing is posted then), -ESHUTDOWN if
+ * the CQP went away meanwhile.
  */
 int irdma_cqp_exec(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd,
 		   struct irdma_cqp_compl *compl)
@@ -455,6 +456,9 @@ int irdma_cqp_exec(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd,
 	u32 idx;
 	int err;
 
+	/* After a critical error the engine is not asked anything more. */
+	if (READ_ONCE(fn->reset))
+		return -EBUSY;
 	if (!compl)
 		compl = &local;
 	if (!fn->ccq.live)

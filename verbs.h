@@ -138,6 +138,12 @@ struct irdma_cq {
  * @srq: the shared receive queue its receives come from (NULL: its own RQ)
  * @push_wqe_entry: mmap entry of its push page (user QPs in push mode)
  * @push_db_entry: mmap entry of the push page's doorbell
+ * @ws_entry: entry in the list of QPs on the transmit scheduler
+ * @ws_joined: on that list (it sends through its class's queue set)
+ * @ws_tc: the traffic class whose queue set it sends through
+ * @user_pri: its packets' user priority, which picks the class
+ * @suspend_pending: moving to SQD, it waits for the hardware to say its
+ *	SQ is drained
  */
 struct irdma_qp {
 	struct ib_qp ibqp;
@@ -174,6 +180,11 @@ struct irdma_qp {
 	struct irdma_srq *srq;
 	struct rdma_user_mmap_entry *push_wqe_entry;
 	struct rdma_user_mmap_entry *push_db_entry;
+	struct list_head ws_entry;
+	bool ws_joined;
+	u8 ws_tc;
+	u8 user_pri;
+	bool suspend_pending;
 };
 
 /**
@@ -405,6 +416,10 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
 void irdma_qp_sw_flush_kick(struct irdma_qp *qp);
 struct irdma_qp *irdma_qp_get_live(struct irdma_fn *fn, u32 qp_id);
 void irdma_qp_put(struct irdma_qp *qp);
+void irdma_qp_suspended(struct irdma_fn *fn, u32 qp_id);
+void irdma_qps_fail_unscheduled(struct irdma_fn *fn);
+int irdma_ws_qp_join(struct irdma_qp *qp, u8 user_pri);
+void irdma_ws_qp_leave(struct irdma_qp *qp);
 void irdma_qp_async_event(struct irdma_fn *fn, u32 qp_id, u16 code, u8 source,
 			  u32 wqe_idx);
 

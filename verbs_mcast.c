@@ -178,11 +178,13 @@ static u16 irdma_mcast_vlan(const struct irdma_mcast_grp *g)
  * @fn: the function
  * @g: the group
  * @op: IRDMA_CQPOP_CREATE_MCAST_GRP, _MODIFY_ or _DESTROY_
+ * @qs_handle: the queue set of the QP joining or leaving, as the stock
+ *	driver gives the group that of its QP's priority
  *
  * Return: 0 or the CQP's error.
  */
 static int irdma_mcast_cqp_op(struct irdma_fn *fn, struct irdma_mcast_grp *g,
-			      u8 op)
+			      u8 op, u16 qs_handle)
 {
 	u16 vlan = irdma_mcast_vlan(g);
 	__le64 *list = g->ctx.va;
@@ -198,7 +200,7 @@ static int irdma_mcast_cqp_op(struct irdma_fn *fn, struct irdma_mcast_grp *g,
 	cmd.q[0] = FIELD_PREP(IRDMA_MG_MAC, ether_addr_to_u64(g->mac));
 	cmd.q[1] = FIELD_PREP(IRDMA_MG_HMC_FCN_ID, fn->res.pf_id);
 	cmd.q[2] = FIELD_PREP(IRDMA_MG_VLANID, vlan & VLAN_VID_MASK) |
-		   FIELD_PREP(IRDMA_MG_QS_HANDLE, fn->qs_handle);
+		   FIELD_PREP(IRDMA_MG_QS_HANDLE, qs_handle);
 	cmd.q[3] |= FIELD_PREP(IRDMA_MG_IDX, g->id) |
 		    FIELD_PREP(IRDMA_MG_VLANVALID, vlan < VLAN_N_VID) |
 		    FIELD_PREP(IRDMA_MG_IPV4VALID, g->ipv4);
@@ -274,7 +276,8 @@ int irdma_attach_mcast(struct ib_qp *ibqp, union ib_gid *ibgid, u16 lid)
 	if (err || g->count == before)
 		goto out;
 	err = irdma_mcast_cqp_op(fn, g, before ? IRDMA_CQPOP_MODIFY_MCAST_GRP :
-					   IRDMA_CQPOP_CREATE_MCAST_GRP);
+					   IRDMA_CQPOP_CREATE_MCAST_GRP,
+				 to_iwqp(ibqp)->hw.qs_handle);
 	if (err) {
 		mcast_list_del(g, ibqp->qp_num);
 		if (!g->count) {
@@ -310,10 +313,12 @@ int irdma_detach_mcast(struct ib_qp *ibqp, union ib_gid *ibgid, u16 lid)
 		goto out;
 	mcast_list_del(g, ibqp->qp_num);
 	if (g->count) {
-		err = irdma_mcast_cqp_op(fn, g, IRDMA_CQPOP_MODIFY_MCAST_GRP);
+		err = irdma_mcast_cqp_op(fn, g, IRDMA_CQPOP_MODIFY_MCAST_GRP,
+					 to_iwqp(ibqp)->hw.qs_handle);
 		goto out;
 	}
-	if (irdma_mcast_cqp_op(fn, g, IRDMA_CQPOP_DESTROY_MCAST_GRP)) {
+	if (irdma_mcast_cqp_op(fn, g, IRDMA_CQPOP_DESTROY_MCAST_GRP,
+			       to_iwqp(ibqp)->hw.qs_handle)) {
 		err = -EAGAIN;
 		goto out;
 	}

@@ -12,11 +12,9 @@
 
 #define IRDMA_GSI_QPN		1
 #define IRDMA_FLUSH_DELAY_MS	20
+#define IRDMA_SQD_WAIT_MS	5000
 #define IRDMA_DEFAULT_RETRY	2
 #define IRDMA_DEFAULT_SRC_PORT	0xc000
-#define IRDMA_WS_ROOT		0
-#define IRDMA_WS_VSI_NODE	1
-#define IRDMA_WS_LEAF_NODE	2
 #define IRDMA_NO_PUSH_PAGE	0xffff
 /* The receive queue a QP on a shared receive queue still has. */
 #define IRDMA_SRQ_QP_RQ_WRS	4
@@ -58,131 +56,6 @@ static int irdma_validate_qp_attrs(struct irdma_device *iwdev,
 			       !(uk->feature_flags & IRDMA_FEATURE_SRQ)))
 		return -EOPNOTSUPP;
 	return 0;
-}
-
-/*
- * The transmit scheduler's nodes, root to leaf; the leaf is the queue set
- * every QP of the function transmits through.
- */
-static const struct {
-	u16 node, parent;
-	bool leaf;
-} irdma_ws_tree[] = {
-	{ IRDMA_WS_ROOT, IRDMA_WS_ROOT, false },
-	{ IRDMA_WS_VSI_NODE, IRDMA_WS_ROOT, false },
-	{ IRDMA_WS_LEAF_NODE, IRDMA_WS_VSI_NODE, true },
-};
-
-#define IRDMA_WS_LEAF_STEP	(ARRAY_SIZE(irdma_ws_tree) - 1)
-
-/*
- * The traffic class of user priority 0, where the QPs send: every priority
- * is in it while DCB is off (ice's default), the one case the queue set
- * serves (one leaf, as upstream's for one class).
- */
-static u8 irdma_ws_tc(struct irdma_fn *fn)
-{
-	return fn->qos.up2tc[0];
-}
-
-static int irdma_ws_cmd(struct irdma_fn *fn, u8 op, int step, bool enable,
-			struct irdma_cqp_compl *compl)
-{
-	bool leaf = irdma_ws_tree[step].leaf;
-	u8 tc = irdma_ws_tc(fn);
-	struct irdma_ws_node node = {
-		.id = irdma_ws_tree[step].node,
-		.parent = irdma_ws_tree[step].parent,
-		.vsi = fn->res.vsi_num,
-		.tc = leaf ? tc : 0,
-		/* A leaf's share is its class's; inner nodes share alike. */
-		.weight = leaf && fn->qos.rel_bw[tc] ? fn->qos.rel_bw[tc] : 1,
-		.leaf = leaf,
-		.enable = enable,
-	};
-	struct irdma_cqp_wqe cmd;
-
-	irdma_build_ws_node(&cmd, op, &node);
-	return irdma_cqp_exec(fn, &cmd, compl);
-}
-
-/* The LAN driver's side of the queue set: the port's scheduler takes it. */
-static int irdma_ws_attach(struct irdma_fn *fn)
-{
-	const struct irdma_fn_ops *ops = fn->res.ops;
-
-	fn->qs_teid = 0;
-	return ops->add_qset ? ops->add_qset(fn, irdma_ws_tc(fn), fn->qs_handle,
-					     &fn->qs_teid) : 0;
-}
-
-static void irdma_ws_detach(struct irdma_fn *fn)
-{
-	const struct irdma_fn_ops *ops = fn->res.ops;
-
-	if (ops->del_qset)
-		ops->del_qset(fn, irdma_ws_tc(fn), fn->qs_handle, fn->qs_teid);
-	fn->qs_teid = 0;
-}
-
-/*
- * The scheduler's queue set, made with the function's first QP: the nodes
- * down to a leaf that stays disabled until the LAN driver has attached its
- * queue set, then enabled. Undone in reverse on failure, a node going with
- * its enable bit as it stands, as the stock driver's.
- */
-static int irdma_ws_get(struct irdma_fn *fn)
-{
-	struct irdma_cqp_compl compl;
-	int err = 0, step;
-
-	mutex_lock(&fn->ws_lock);
-	if (fn->ws_users) {
-		fn->ws_users++;
-		goto out;
-	}
-	for (step = 0; step < ARRAY_SIZE(irdma_ws_tree); step++) {
-		err = irdma_ws_cmd(fn, IRDMA_WS_OP_ADD, step,
-				   !irdma_ws_tree[step].leaf, &compl);
-		if (err)
-			goto undo;
-	}
-	fn->qs_handle = compl.ret_val;
-	err = irdma_ws_attach(fn);
-	if (err)
-		goto undo;
-	err = irdma_ws_cmd(fn, IRDMA_WS_OP_MODIFY, IRDMA_WS_LEAF_STEP, true, NULL);
-	if (err) {
-		irdma_ws_detach(fn);
-		goto undo;
-	}
-	fn->ws_users = 1;
-	goto out;
-undo:
-	while (step--)
-		irdma_ws_cmd(fn, IRDMA_WS_OP_DELETE, step,
-			     !irdma_ws_tree[step].leaf, NULL);
-	fn->qs_handle = 0;
-out:
-	mutex_unlock(&fn->ws_lock);
-	return err;
-}
-
-/* The last QP gone: the leaf goes, then its queue set, then the rest. */
-static void irdma_ws_put(struct irdma_fn *fn)
-{
-	int step;
-
-	mutex_lock(&fn->ws_lock);
-	if (!--fn->ws_users) {
-		for (step = IRDMA_WS_LEAF_STEP; step >= 0; step--) {
-			irdma_ws_cmd(fn, IRDMA_WS_OP_DELETE, step, true, NULL);
-			if (step == IRDMA_WS_LEAF_STEP)
-				irdma_ws_detach(fn);
-		}
-		fn->qs_handle = 0;
-	}
-	mutex_unlock(&fn->ws_lock);
 }
 
 static int irdma_qp_alloc_id(struct irdma_fn *fn, struct irdma_qp *qp,
@@ -423,10 +296,9 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	qp->hw.ctx_pa = qp->ctx.pa + IRDMA_QP_HOST_CTX;
 	if (!qp->user)
 		qp->hw.compl_ctx = (uintptr_t)qp;
-	qp->hw.qs_handle = fn->qs_handle;
 	qp->hw.kernel = !qp->user;
 	ether_addr_copy(qp->hw.mac, fn->res.netdev->dev_addr);
-	qp->hw.mss = ib_mtu_enum_to_int(ib_mtu_int_to_enum(fn->res.netdev->mtu));
+	qp->hw.mss = ib_mtu_enum_to_int(ib_mtu_int_to_enum(READ_ONCE(fn->mtu)));
 	qp->hw.src_port = IRDMA_DEFAULT_SRC_PORT;
 	qp->hw.retry_cnt = IRDMA_DEFAULT_RETRY;
 	qp->hw.rnr_retry = IRDMA_DEFAULT_RETRY;
@@ -439,17 +311,16 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	if (err)
 		goto free_rsrc;
 	/*
-	 * The scheduler's queue set comes with the first QP; the hardware
-	 * learns the handle from the context of the QP's next modify.
+	 * It sends at priority 0 until an address vector says otherwise; the
+	 * hardware learns the queue set from the context of its next modify.
 	 */
-	err = irdma_ws_get(fn);
+	err = irdma_ws_qp_join(qp, 0);
 	if (err) {
 		irdma_build_destroy_qp(&cmd, &qp->hw);
 		hw_done = !irdma_cqp_exec(fn, &cmd, NULL);
 		err = -EINVAL;
 		goto free_rsrc;
 	}
-	qp->hw.qs_handle = fn->qs_handle;
 
 	ibqp->qp_num = qp->id;
 	qp->attr.cap = init_attr->cap;
@@ -460,7 +331,7 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 		if (err) {
 			irdma_build_destroy_qp(&cmd, &qp->hw);
 			hw_done = !irdma_cqp_exec(fn, &cmd, NULL);
-			irdma_ws_put(fn);
+			irdma_ws_qp_leave(qp);
 			goto free_rsrc;
 		}
 	}
@@ -480,7 +351,7 @@ static int irdma_qp_set_av(struct irdma_qp *qp, struct ib_qp_attr *attr)
 	const struct ib_global_route *grh = rdma_ah_read_grh(&attr->ah_attr);
 	struct irdma_fn *fn = &qp->iwdev->fn;
 	struct irdma_qp_hw_info *hw = &qp->hw;
-	u8 mac[ETH_ALEN];
+	u8 mac[ETH_ALEN], up;
 	u16 vlan;
 	int idx, err;
 
@@ -497,11 +368,12 @@ static int irdma_qp_set_av(struct irdma_qp *qp, struct ib_qp_attr *attr)
 	hw->src_port = rdma_get_udp_sport(grh->flow_label, qp->id,
 					  attr->dest_qp_num ? attr->dest_qp_num :
 					  hw->dest_qp);
-	hw->insert_vlan = irdma_roce_vlan_tag(fn, vlan,
-					      irdma_roce_user_pri(fn, grh->sgid_attr,
-								  grh->traffic_class,
-								  true),
-					      &hw->vlan);
+	up = irdma_roce_user_pri(fn, grh->sgid_attr, grh->traffic_class, true);
+	/* The priority's traffic class has its own queue set. */
+	err = irdma_ws_qp_join(qp, up);
+	if (err)
+		return err;
+	hw->insert_vlan = irdma_roce_vlan_tag(fn, vlan, up, &hw->vlan);
 	idx = irdma_arp_add(fn, hw->dest_ip, hw->ipv4, attr->ah_attr.roce.dmac);
 	if (idx < 0)
 		return idx;
@@ -631,6 +503,22 @@ static int irdma_qp_hw_modify(struct irdma_qp *qp, u8 next, u32 flags)
 	return 0;
 }
 
+/*
+ * Moving to SQD, the hardware reports the SQ drained with an asynchronous
+ * event; the stock driver waits five seconds for it, and so do we.
+ */
+static int irdma_qp_wait_drained(struct irdma_qp *qp)
+{
+	struct irdma_ws *ws = &qp->iwdev->fn.ws;
+
+	if (wait_event_timeout(ws->suspend_wq, !READ_ONCE(qp->suspend_pending),
+			       msecs_to_jiffies(IRDMA_SQD_WAIT_MS)))
+		return 0;
+	WRITE_ONCE(qp->suspend_pending, false);
+	ibdev_warn(qp->ibqp.device, "QP %u: no report of its SQ drained\n", qp->id);
+	return -EBUSY;
+}
+
 /**
  * irdma_modify_qp_roce - change a RoCE QP's attributes and state
  * @qp: the QP
@@ -714,7 +602,11 @@ static int irdma_modify_qp_roce(struct irdma_qp *qp, struct ib_qp_attr *attr,
 
 	irdma_qp_ctx_sync(qp);
 	if (hw_next) {
+		/* The report of the drained SQ may come before the answer. */
+		WRITE_ONCE(qp->suspend_pending, hw_next == IRDMA_QPS_SQD);
 		err = irdma_qp_hw_modify(qp, hw_next, flags);
+		if (!err && hw_next == IRDMA_QPS_SQD)
+			err = irdma_qp_wait_drained(qp);
 		if (err)
 			goto out;
 	}
@@ -915,7 +807,7 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	hw_done = _irdma_destroy_qp(qp);
 	if (hw_done)
 		irdma_dealloc_push_page(qp);
-	irdma_ws_put(fn);
+	irdma_ws_qp_leave(qp);
 	irdma_free_qp_rsrc(qp, hw_done);
 	if (hw_done)
 		irdma_arp_put(fn, qp->hw.arp_idx);
@@ -1044,6 +936,49 @@ static void irdma_qp_ae_work(struct work_struct *work)
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 out:
 	irdma_qp_put(qp);
+}
+
+/**
+ * irdma_qp_suspended - the hardware reports a QP's SQ stopped: drained
+ *	for SQD, or suspended for a change of the port's traffic classes
+ * @fn: the function
+ * @qp_id: the QP (it may be gone already)
+ */
+void irdma_qp_suspended(struct irdma_fn *fn, u32 qp_id)
+{
+	struct irdma_qp *qp = irdma_qp_get_live(fn, qp_id);
+
+	irdma_ws_suspended(fn);
+	if (!qp)
+		return;
+	if (READ_ONCE(qp->suspend_pending)) {
+		WRITE_ONCE(qp->suspend_pending, false);
+		wake_up(&fn->ws.suspend_wq);
+	}
+	irdma_qp_put(qp);
+}
+
+/**
+ * irdma_qps_fail_unscheduled - fail the QPs a change of the port's
+ *	traffic classes left without a queue set
+ * @fn: the function
+ *
+ * Each gets a fatal event and goes to error, its work flushed.
+ */
+void irdma_qps_fail_unscheduled(struct irdma_fn *fn)
+{
+	struct irdma_qp *qp, *entry;
+	unsigned long id;
+
+	xa_for_each(&fn->qp_table, id, entry) {
+		qp = irdma_qp_get_live(fn, id);
+		if (!qp)
+			continue;
+		if (!READ_ONCE(qp->ws_joined))
+			irdma_qp_async_event(fn, id, IRDMA_AE_LCE_QP_CATASTROPHIC,
+					     IRDMA_AE_SOURCE_RSVD, 0);
+		irdma_qp_put(qp);
+	}
 }
 
 /**

@@ -741,6 +741,64 @@ static void irdma_bringup_cqp_full_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x.ret, 0);
 }
 
+/* The function bound again, on a device other than @old; held. */
+static struct auxiliary_device *irdma_test_rebound(struct auxiliary_device *old)
+{
+	struct auxiliary_device *adev;
+	int tries;
+
+	for (tries = 0; tries < 400; tries++) {
+		adev = irdma_sim_adev(TEST_FN_ID);
+		if (adev && adev != old && irdma_test_bound_fn(adev))
+			return adev;
+		if (adev)
+			put_device(&adev->dev);
+		usleep_range(5000, 10000);
+	}
+	return NULL;
+}
+
+/*
+ * A critical error from the LAN side. GLPE_CRITERR showing only the Q1
+ * resource check is a warning: the function stays as it is. An HMC
+ * error makes the driver stop using the CQP and ask for a reset, which
+ * the LAN side performs (unplug, reset, plug): the function comes back
+ * bound, and what the old one held was freed.
+ */
+static void irdma_bringup_crit_err_test(struct kunit *test)
+{
+	int blocks = irdma_dma_outstanding();
+	struct auxiliary_device *adev, *again;
+	struct sim_dev *sdev;
+	struct irdma_fn *fn;
+
+	KUNIT_ASSERT_EQ(test, irdma_sim_add(TEST_FN_ID, true), 0);
+	adev = irdma_sim_adev(TEST_FN_ID);
+	KUNIT_ASSERT_NOT_NULL(test, adev);
+	fn = irdma_test_bound_fn(adev);
+	KUNIT_ASSERT_NOT_NULL(test, fn);
+	sdev = to_sim_dev(adev->dev.parent);
+
+	sim_wr32(sdev, IRDMA_GLPE_CRITERR, 0x0001024d);
+	KUNIT_EXPECT_EQ(test, irdma_sim_send_event(TEST_FN_ID, BIT(IRDMA_SIM_EVENT_CRIT_ERR),
+						   IRDMA_OICR_PE_CRITERR), 0);
+	KUNIT_EXPECT_FALSE(test, fn->reset);
+	KUNIT_EXPECT_PTR_EQ(test, irdma_test_bound_fn(adev), fn);
+
+	/* From here the reset may free @fn at any time. */
+	KUNIT_EXPECT_EQ(test, irdma_sim_send_event(TEST_FN_ID, BIT(IRDMA_SIM_EVENT_CRIT_ERR),
+						   IRDMA_OICR_HMC_ERR), 0);
+	again = irdma_test_rebound(adev);
+	KUNIT_EXPECT_NOT_NULL(test, again);
+	if (again) {
+		KUNIT_EXPECT_FALSE(test, irdma_test_bound_fn(again)->reset);
+		put_device(&again->dev);
+	}
+	put_device(&adev->dev);
+	KUNIT_ASSERT_EQ(test, irdma_sim_del(TEST_FN_ID), 0);
+	KUNIT_EXPECT_EQ(test, irdma_dma_outstanding(), blocks);
+}
+
 static struct kunit_case irdma_bringup_cases[] = {
 	KUNIT_CASE_SLOW(irdma_bringup_teardown_test),
 	KUNIT_CASE_PARAM(irdma_bringup_failure_test, irdma_bringup_op_gen_params),
@@ -756,6 +814,7 @@ static struct kunit_case irdma_bringup_cases[] = {
 	KUNIT_CASE(irdma_bringup_cmd_answered_later_test),
 	KUNIT_CASE(irdma_bringup_cmd_answered_by_ringer_test),
 	KUNIT_CASE_SLOW(irdma_bringup_cqp_full_test),
+	KUNIT_CASE_SLOW(irdma_bringup_crit_err_test),
 	{}
 };
 

@@ -10,6 +10,7 @@
 #include <linux/genalloc.h>
 #include <linux/if_vlan.h>
 #include <linux/kthread.h>
+#include <linux/rtnetlink.h>
 #include <linux/scatterlist.h>
 #include <linux/stop_machine.h>
 #include <rdma/ib_cache.h>
@@ -1920,6 +1921,7 @@ static void irdma_qp_push_page_test(struct kunit *test)
 static void irdma_qp_lan_contract_test(struct kunit *test)
 {
 	struct ib_wc wc[4], *s;
+	struct irdma_ws_leaf *leaf;
 	struct sim_dev *sdev;
 	struct irdma_fn *fn;
 	struct qp_env *e;
@@ -1930,16 +1932,18 @@ static void irdma_qp_lan_contract_test(struct kunit *test)
 	e = qp_env_setup(test, 7);
 	fn = auxiliary_get_drvdata(e->adev);
 	sdev = to_sim_dev(e->adev->dev.parent);
+	leaf = &fn->ws.leaf[0];
 	KUNIT_EXPECT_EQ(test, sim_lan_count(sdev, &filter), 1);
 	KUNIT_EXPECT_TRUE(test, filter);
-	KUNIT_ASSERT_TRUE(test, sim_qset_live(sdev, fn->qs_handle));
-	KUNIT_EXPECT_NE(test, fn->qs_teid, 0);
+	KUNIT_ASSERT_TRUE(test, sim_qset_live(sdev, leaf->qs_handle));
+	KUNIT_EXPECT_NE(test, leaf->teid, 0);
+	KUNIT_EXPECT_EQ(test, to_iwqp(e->a)->hw.qs_handle, leaf->qs_handle);
 	/* The leaf weighs its traffic class's share: all of the port. */
 	KUNIT_EXPECT_EQ(test, fn->qos.num_tc, 1);
-	KUNIT_EXPECT_EQ(test, sdev->lan.leaf_weight[fn->qs_handle], 100);
+	KUNIT_EXPECT_EQ(test, sdev->lan.leaf_weight[leaf->qs_handle], 100);
 
 	/* The queue set detached: the send waits in the SQ. */
-	sim_qset_del(sdev, fn->qs_teid);
+	sim_qset_del(sdev, leaf->teid);
 	refused = sdev->stats.tx_no_qset;
 	memset(e->buf[1], 0, TEST_BUF);
 	memset(e->buf[0], 0x5a, 64);
@@ -1949,8 +1953,8 @@ static void irdma_qp_lan_contract_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->buf[1][0], 0);
 
 	/* Attached again: that send and the next go out. */
-	KUNIT_ASSERT_EQ(test, sim_qset_add(sdev, fn->qs_handle, 0, &teid), 0);
-	fn->qs_teid = teid;
+	KUNIT_ASSERT_EQ(test, sim_qset_add(sdev, leaf->qs_handle, 0, &teid), 0);
+	leaf->teid = teid;
 	qp_env_send(test, e, 2, 64);
 	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 4), 4);
 	s = qp_env_find(wc, 4, 1);
@@ -2005,6 +2009,187 @@ static void irdma_qp_vlan_prio_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_roce_user_pri(fn, e->gid, 0x10, false), 6);
 	KUNIT_EXPECT_FALSE(test, irdma_roce_vlan_tag(fn, 0xffff, 3, &tag));
 	fn->qos = saved;
+	qp_env_teardown(test, e);
+}
+
+static struct sim_qp *qp_env_sim_qp(struct sim_dev *sdev, struct ib_qp *qp)
+{
+	return xa_load(&sdev->qps, qp->qp_num);
+}
+
+/*
+ * The port's traffic classes change (DCB), the LAN side telling the
+ * driver before and after. Before: both QPs are suspended (SUSPEND_QP,
+ * each reported), their queue set is gone, a send waits in the SQ and
+ * no QP can be made. After, with priority 0 in class 1 of two: the QPs
+ * send through class 1's new queue set (RESUME_QP), which weighs 60,
+ * and the waiting send completes. A "tc-after" with no "tc-before" does
+ * nothing. Changing the classes back takes the QPs to class 0 again.
+ */
+static void irdma_qp_tc_change_test(struct kunit *test)
+{
+	struct irdma_sim_qos two = {
+		.num_tc = 2, .up2tc = { 1, 0, 0, 0, 0, 0, 0, 0 }, .rel_bw = { 40, 60 },
+	};
+	struct irdma_sim_qos one = { .num_tc = 1, .rel_bw = { 100 } };
+	struct ib_qp_init_attr init = {};
+	struct ib_wc wc[2];
+	struct sim_dev *sdev;
+	struct irdma_fn *fn;
+	struct ib_qp *extra;
+	struct qp_env *e;
+	u32 users;
+	u64 events;
+	u16 qs;
+	bool filter;
+
+	e = qp_env_setup(test, 7);
+	fn = auxiliary_get_drvdata(e->adev);
+	sdev = to_sim_dev(e->adev->dev.parent);
+	events = sdev->stats.events;
+	/* Ours and ib_core's GSI QP. */
+	users = fn->ws.users;
+	KUNIT_EXPECT_GE(test, users, 2);
+	KUNIT_EXPECT_EQ(test, fn->ws.leaf[0].users, users);
+
+	/* "After" with no "before": nothing changes. */
+	KUNIT_ASSERT_EQ(test, irdma_sim_send_event(TEST_FN_ID,
+						   BIT(IRDMA_SIM_EVENT_AFTER_TC), 0), 0);
+	KUNIT_EXPECT_EQ(test, sdev->stats.events, events + 1);
+	KUNIT_EXPECT_EQ(test, sim_lan_count(sdev, &filter), 1);
+	KUNIT_EXPECT_FALSE(test, fn->ws.tc_change_pending);
+
+	KUNIT_ASSERT_EQ(test, irdma_sim_send_event(TEST_FN_ID,
+						   BIT(IRDMA_SIM_EVENT_BEFORE_TC), 0), 0);
+	KUNIT_EXPECT_TRUE(test, fn->ws.tc_change_pending);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fn->ws.suspend_reqs), 0);
+	KUNIT_EXPECT_TRUE(test, qp_env_sim_qp(sdev, e->a)->suspended);
+	KUNIT_EXPECT_TRUE(test, qp_env_sim_qp(sdev, e->b)->suspended);
+	KUNIT_EXPECT_EQ(test, sim_lan_count(sdev, &filter), 0);
+	memset(e->buf[1], 0, TEST_BUF);
+	memset(e->buf[0], 0x6b, 64);
+	qp_env_send(test, e, 1, 64);
+	KUNIT_EXPECT_EQ(test, qp_env_poll_for(e, wc, 2, 200), 0);
+	init.send_cq = e->cq;
+	init.recv_cq = e->cq;
+	init.qp_type = IB_QPT_RC;
+	init.cap.max_send_wr = 4;
+	init.cap.max_recv_wr = 4;
+	init.cap.max_send_sge = 1;
+	init.cap.max_recv_sge = 1;
+	extra = ib_create_qp(e->pd, &init);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(extra), -EINVAL);
+	if (!IS_ERR(extra))
+		ib_destroy_qp(extra);
+
+	/* The LAN side applies two classes, then says so. */
+	spin_lock(&sdev->lan.lock);
+	sdev->lan.qos = two;
+	spin_unlock(&sdev->lan.lock);
+	KUNIT_ASSERT_EQ(test, irdma_sim_send_event(TEST_FN_ID,
+						   BIT(IRDMA_SIM_EVENT_AFTER_TC), 0), 0);
+	KUNIT_EXPECT_FALSE(test, fn->ws.tc_change_pending);
+	KUNIT_EXPECT_EQ(test, fn->qos.num_tc, 2);
+	KUNIT_EXPECT_EQ(test, to_iwqp(e->a)->ws_tc, 1);
+	qs = fn->ws.leaf[1].qs_handle;
+	KUNIT_EXPECT_EQ(test, fn->ws.leaf[1].users, users);
+	KUNIT_EXPECT_EQ(test, fn->ws.leaf[0].users, 0);
+	KUNIT_EXPECT_EQ(test, sim_lan_count(sdev, &filter), 1);
+	KUNIT_EXPECT_TRUE(test, sim_qset_live(sdev, qs));
+	KUNIT_EXPECT_EQ(test, sdev->lan.leaf_weight[qs], 60);
+	KUNIT_EXPECT_FALSE(test, qp_env_sim_qp(sdev, e->a)->suspended);
+	KUNIT_EXPECT_EQ(test, qp_env_sim_qp(sdev, e->a)->qs_handle, qs);
+	KUNIT_EXPECT_EQ(test, qp_env_sim_qp(sdev, e->b)->qs_handle, qs);
+	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 2), 2);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc[1].status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, memcmp(e->buf[0], e->buf[1], 64), 0);
+
+	/* Back to one class, through the simulator's DCB path. */
+	KUNIT_ASSERT_EQ(test, irdma_sim_set_qos(TEST_FN_ID, &one), 0);
+	KUNIT_EXPECT_EQ(test, to_iwqp(e->a)->ws_tc, 0);
+	KUNIT_EXPECT_EQ(test, fn->ws.leaf[0].users, users);
+	KUNIT_EXPECT_EQ(test, sim_lan_count(sdev, &filter), 1);
+	KUNIT_EXPECT_EQ(test, qp_env_sim_qp(sdev, e->b)->qs_handle,
+			fn->ws.leaf[0].qs_handle);
+	qp_env_send(test, e, 2, 64);
+	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 2), 2);
+	KUNIT_EXPECT_EQ(test, wc[0].status, IB_WC_SUCCESS);
+	qp_env_teardown(test, e);
+}
+
+/*
+ * After a class change the scheduler refuses the new tree: every QP is
+ * resumed as it was, then failed (a fatal event, the QP in error), and
+ * nothing is left on the tree.
+ */
+static void irdma_qp_tc_change_fail_test(struct kunit *test)
+{
+	struct qp_env *e = qp_env_setup(test, 7);
+	struct irdma_fn *fn = auxiliary_get_drvdata(e->adev);
+	struct sim_dev *sdev = to_sim_dev(e->adev->dev.parent);
+	u64 resumed;
+	int tries;
+
+	KUNIT_ASSERT_EQ(test, irdma_sim_send_event(TEST_FN_ID,
+						   BIT(IRDMA_SIM_EVENT_BEFORE_TC), 0), 0);
+	resumed = sdev->stats.qps_resumed;
+	/* Each QP tries the root node again, and is refused. */
+	irdma_sim_fail_cqp_op(TEST_FN_ID, IRDMA_CQPOP_WORK_SCHED_NODE, 64);
+	KUNIT_ASSERT_EQ(test, irdma_sim_send_event(TEST_FN_ID,
+						   BIT(IRDMA_SIM_EVENT_AFTER_TC), 0), 0);
+	irdma_sim_fail_cqp_op(TEST_FN_ID, IRDMA_CQPOP_WORK_SCHED_NODE, 0);
+	KUNIT_EXPECT_GE(test, sdev->stats.qps_resumed, resumed + 2);
+	for (tries = 0; tries < 200 && (qp_env_state(e->a) != IB_QPS_ERR ||
+					qp_env_state(e->b) != IB_QPS_ERR); tries++)
+		usleep_range(10000, 20000);
+	KUNIT_EXPECT_EQ(test, qp_env_state(e->a), IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, qp_env_state(e->b), IB_QPS_ERR);
+	KUNIT_EXPECT_FALSE(test, to_iwqp(e->a)->ws_joined);
+	KUNIT_EXPECT_EQ(test, fn->ws.users, 0);
+	KUNIT_EXPECT_TRUE(test, list_empty(&fn->ws.qps));
+	qp_env_teardown(test, e);
+}
+
+/*
+ * SQD: the hardware reports the SQ drained (the event the stock driver
+ * waits for); the modify returns once it came, and the QP is in SQD.
+ */
+static void irdma_qp_sqd_test(struct kunit *test)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_SQD };
+	struct qp_env *e = qp_env_setup(test, 7);
+
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(e->a, &attr, IB_QP_STATE), 0);
+	KUNIT_EXPECT_EQ(test, qp_env_state(e->a), IB_QPS_SQD);
+	KUNIT_EXPECT_FALSE(test, to_iwqp(e->a)->suspend_pending);
+	qp_env_teardown(test, e);
+}
+
+/*
+ * An MTU change reaches the driver from the LAN side's worker: QPs made
+ * afterwards take it.
+ */
+static void irdma_qp_mtu_event_test(struct kunit *test)
+{
+	struct qp_env *e = qp_env_setup(test, 7);
+	struct irdma_fn *fn = auxiliary_get_drvdata(e->adev);
+	struct net_device *ndev = fn->res.netdev;
+	int tries, old = ndev->mtu;
+
+	KUNIT_EXPECT_EQ(test, fn->mtu, old);
+	rtnl_lock();
+	KUNIT_EXPECT_EQ(test, dev_set_mtu(ndev, 1000), 0);
+	rtnl_unlock();
+	for (tries = 0; tries < 200 && READ_ONCE(fn->mtu) != 1000; tries++)
+		usleep_range(5000, 10000);
+	KUNIT_EXPECT_EQ(test, fn->mtu, 1000);
+	rtnl_lock();
+	dev_set_mtu(ndev, old);
+	rtnl_unlock();
+	for (tries = 0; tries < 200 && READ_ONCE(fn->mtu) != old; tries++)
+		usleep_range(5000, 10000);
+	KUNIT_EXPECT_EQ(test, fn->mtu, old);
 	qp_env_teardown(test, e);
 }
 
@@ -2236,6 +2421,10 @@ static struct kunit_case irdma_qp_cases[] = {
 	KUNIT_CASE_SLOW(irdma_qp_ae_target_test),
 	KUNIT_CASE_SLOW(irdma_qp_paged_aeq_test),
 	KUNIT_CASE_SLOW(irdma_qp_paged_pble_test),
+	KUNIT_CASE_SLOW(irdma_qp_tc_change_test),
+	KUNIT_CASE_SLOW(irdma_qp_tc_change_fail_test),
+	KUNIT_CASE_SLOW(irdma_qp_sqd_test),
+	KUNIT_CASE_SLOW(irdma_qp_mtu_event_test),
 	KUNIT_CASE(irdma_ae_target_table_test),
 	KUNIT_CASE_SLOW(irdma_qp_ud_test),
 	KUNIT_CASE_SLOW(irdma_qp_atomic_ah_test),

@@ -132,9 +132,27 @@ static void sim_native_unplug(void *priv)
 	sdev->sadev = NULL;
 }
 
+/* The native front's events: to the bound irdma_sim_aux_driver, if any. */
+static void sim_native_event(void *priv, unsigned long type, u32 reg)
+{
+	struct sim_dev *sdev = priv;
+	struct device *dev = &sdev->sadev->adev.dev;
+	struct irdma_sim_aux_driver *drv;
+
+	device_lock(dev);
+	if (dev->driver) {
+		drv = container_of(to_auxiliary_drv(dev->driver),
+				   struct irdma_sim_aux_driver, adrv);
+		if (drv->event_handler)
+			drv->event_handler(sdev->sadev, type, reg);
+	}
+	device_unlock(dev);
+}
+
 static const struct irdma_sim_front sim_native_front = {
 	.plug = sim_native_plug,
 	.unplug = sim_native_unplug,
+	.event = sim_native_event,
 };
 
 static int sim_plug(struct sim_dev *sdev)
@@ -152,18 +170,22 @@ static int sim_plug(struct sim_dev *sdev)
 	};
 	int err;
 
+	mutex_lock(&sdev->front_lock);
 	err = sdev->front->plug(sdev->front_priv, &res);
 	if (!err)
 		sdev->plugged = true;
+	mutex_unlock(&sdev->front_lock);
 	return err;
 }
 
 static void sim_unplug(struct sim_dev *sdev)
 {
-	if (!sdev->plugged)
-		return;
-	sdev->front->unplug(sdev->front_priv);
-	sdev->plugged = false;
+	mutex_lock(&sdev->front_lock);
+	if (sdev->plugged) {
+		sdev->front->unplug(sdev->front_priv);
+		sdev->plugged = false;
+	}
+	mutex_unlock(&sdev->front_lock);
 }
 
 /*
@@ -177,6 +199,7 @@ static void sim_reset_work(struct work_struct *work)
 	int err;
 
 	sim_unplug(sdev);
+	sdev->stats.resets++;
 	/* The LAN driver rebuilds its scheduler and VSIs: nothing attached. */
 	sim_lan_reset(sdev);
 	sim_engine_stop(sdev);
@@ -260,6 +283,7 @@ static int sim_dev_create(u32 id, bool roce, bool srq, void __iomem *regs,
 	xa_init(&sdev->mgs);
 	INIT_LIST_HEAD(&sdev->peer);
 	INIT_WORK(&sdev->reset_work, sim_reset_work);
+	sim_event_init(sdev);
 	sim_lan_init(sdev);
 	spin_lock_init(&sdev->faults.ae_lock);
 	spin_lock_init(&sdev->cqp_lock);
@@ -334,6 +358,7 @@ err_aux:
 	sim_engine_stop(sdev);
 err_netdev:
 	sim_netdev_destroy(sdev);
+	cancel_work_sync(&sdev->mtu_work);
 err_irqs:
 	sim_irqs_free(sdev);
 err_ahs:
@@ -364,6 +389,8 @@ static void sim_dev_destroy(struct sim_dev *sdev)
 	sim_doorbell_disarm(sdev);
 	sim_cqp_destroy(sdev);
 	sim_netdev_destroy(sdev);
+	/* After the netdev: no MTU change can schedule it again. */
+	cancel_work_sync(&sdev->mtu_work);
 	sim_irqs_free(sdev);
 	sim_ahs_free(sdev);
 	if (sdev->own_regs)
@@ -483,6 +510,46 @@ void irdma_sim_fail_cqp_op(u32 id, u8 opcode, u32 count)
 		WRITE_ONCE(sdev->faults.fail_op, opcode);
 	}
 	mutex_unlock(&sim_devs_lock);
+}
+
+/**
+ * irdma_sim_send_event - the LAN side sends the function's driver an event
+ * @id: the function's number
+ * @type: enum irdma_sim_event_type bits
+ * @reg: for a critical error, the OICR
+ *
+ * Return: 0 once the driver's handler returned, or -ENODEV.
+ */
+int irdma_sim_send_event(u32 id, unsigned long type, u32 reg)
+{
+	struct sim_dev *sdev;
+
+	mutex_lock(&sim_devs_lock);
+	sdev = sim_dev_find(id);
+	if (sdev)
+		sim_event_send(sdev, type, reg);
+	mutex_unlock(&sim_devs_lock);
+	return sdev ? 0 : -ENODEV;
+}
+
+/**
+ * irdma_sim_set_qos - configure the port's traffic classes (DCB)
+ * @id: the function's number
+ * @qos: the classes
+ *
+ * Return: as sim_qos_set(), or -ENODEV.
+ */
+int irdma_sim_set_qos(u32 id, const struct irdma_sim_qos *qos)
+{
+	struct sim_dev *sdev;
+	int err = -ENODEV;
+
+	mutex_lock(&sim_devs_lock);
+	sdev = sim_dev_find(id);
+	if (sdev)
+		err = sim_qos_set(sdev, qos);
+	mutex_unlock(&sim_devs_lock);
+	return err;
 }
 
 static ssize_t new_device_store(const struct bus_type *bus, const char *buf,

@@ -256,6 +256,12 @@ static void sim_cqp_execute(struct sim_dev *sdev, const __le64 *wqe,
 	case IRDMA_CQPOP_FLUSH_WQES:
 		sim_qp_flush(sdev, wqe, res);
 		break;
+	case IRDMA_CQPOP_SUSPEND_QP:
+		sim_qp_suspend(sdev, wqe, res);
+		break;
+	case IRDMA_CQPOP_RESUME_QP:
+		sim_qp_resume(sdev, wqe, res);
+		break;
 	case IRDMA_CQPOP_MANAGE_PUSH_PAGES:
 		sim_push_manage(sdev, wqe, res);
 		break;

@@ -13,6 +13,11 @@
  *   lan             what the LAN driver set up for the engine: queue sets
  *                   attached to the transmit scheduler, the RDMA filter
  *   latency         how fast it answered (latency.c); write 0 to clear
+ *   event           write "mtu", "before-mtu", "tc-before", "tc-after" or
+ *                   "crit OICR [CRITERR]" to send the driver ice's event
+ *   qos             the port's traffic classes; write "NUM_TC UP0..UP7
+ *                   BW0..BW(NUM_TC-1)" to change them as DCB does (the
+ *                   driver hears before and after)
  */
 #include <linux/debugfs.h>
 #include <linux/bitfield.h>
@@ -52,8 +57,11 @@ static int sim_stats_show(struct seq_file *m, void *data)
 	seq_printf(m, "engine_stalls_over_1ms %llu\nengine_stall_max_us %llu\nrnr_waits %llu\n",
 		   sdev->stats.stalls, div_u64(sdev->stats.stall_max_ns, NSEC_PER_USEC),
 		   sdev->stats.rnr_waits);
-	seq_printf(m, "tx_no_qset %llu\nrx_filtered %llu\n",
-		   sdev->stats.tx_no_qset, sdev->stats.rx_filtered);
+	seq_printf(m, "tx_no_qset %llu\nrx_filtered %llu\nevents %llu\n",
+		   sdev->stats.tx_no_qset, sdev->stats.rx_filtered, sdev->stats.events);
+	seq_printf(m, "qps_suspended %llu\nqps_resumed %llu\nresets %llu\n",
+		   sdev->stats.qps_suspended, sdev->stats.qps_resumed,
+		   sdev->stats.resets);
 	seq_printf(m, "cq_acks %lld\ncq_acks_unmatched %lld\ncq_events_held %lld\ncq_events_released %lld\ncq_events_waiting %d\ncq_ack_credit %d\n",
 		   atomic64_read(&sdev->stats.cq_acks),
 		   atomic64_read(&sdev->stats.cq_acks_unmatched),
@@ -80,10 +88,20 @@ DEFINE_SHOW_ATTRIBUTE(sim_stats);
 
 static int sim_lan_show(struct seq_file *m, void *data)
 {
+	struct sim_dev *sdev = m->private;
+	struct sim_lan *lan = &sdev->lan;
 	bool filter;
-	int n = sim_lan_count(m->private, &filter);
+	int n = sim_lan_count(sdev, &filter), i;
 
 	seq_printf(m, "qsets %d\nrdma_filter %d\n", n, filter);
+	/* Each queue set: its handle, class, and its leaf's weight. */
+	spin_lock(&lan->lock);
+	for (i = 0; i < SIM_MAX_QSETS; i++)
+		if (lan->qset[i].teid)
+			seq_printf(m, "qset %u tc %u weight %u\n",
+				   lan->qset[i].qs_handle, lan->qset[i].tc,
+				   lan->leaf_weight[lan->qset[i].qs_handle]);
+	spin_unlock(&lan->lock);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sim_lan);
@@ -150,6 +168,87 @@ static const struct file_operations sim_raise_ae_fops = {
 	.llseek = noop_llseek,
 };
 
+static ssize_t sim_event_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	struct sim_dev *sdev = file->private_data;
+	char buf[48];
+	size_t len = min(count, sizeof(buf) - 1);
+	int err;
+
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	err = sim_event_parse(sdev, buf);
+	return err ? err : count;
+}
+
+static const struct file_operations sim_event_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = sim_event_write,
+	.llseek = noop_llseek,
+};
+
+static int sim_qos_show(struct seq_file *m, void *data)
+{
+	struct irdma_sim_qos q;
+	int i;
+
+	sim_qos_get(m->private, &q);
+	seq_printf(m, "num_tc %u\nup2tc", q.num_tc);
+	for (i = 0; i < ARRAY_SIZE(q.up2tc); i++)
+		seq_printf(m, " %u", q.up2tc[i]);
+	seq_puts(m, "\nrel_bw");
+	for (i = 0; i < q.num_tc; i++)
+		seq_printf(m, " %u", q.rel_bw[i]);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static int sim_qos_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, sim_qos_show, inode->i_private);
+}
+
+/* "NUM_TC UP0..UP7 BW0..": the classes, each priority's, each one's share. */
+static ssize_t sim_qos_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	struct sim_dev *sdev = ((struct seq_file *)file->private_data)->private;
+	struct irdma_sim_qos q = {};
+	unsigned int v[2 + 8 + 8];
+	char buf[96];
+	size_t len = min(count, sizeof(buf) - 1);
+	int n, i, err;
+
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	n = sscanf(buf, "%u %u %u %u %u %u %u %u %u %u %u %u %u %u %u %u %u",
+		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
+		   &v[8], &v[9], &v[10], &v[11], &v[12], &v[13], &v[14],
+		   &v[15], &v[16]);
+	if (n < 10 || !v[0] || v[0] > 8 || n != 9 + (int)v[0])
+		return -EINVAL;
+	q.num_tc = v[0];
+	for (i = 0; i < 8; i++)
+		q.up2tc[i] = min(v[1 + i], 255U);
+	for (i = 0; i < q.num_tc; i++)
+		q.rel_bw[i] = min(v[9 + i], 255U);
+	err = sim_qos_set(sdev, &q);
+	return err ? err : count;
+}
+
+static const struct file_operations sim_qos_fops = {
+	.owner = THIS_MODULE,
+	.open = sim_qos_open,
+	.read = seq_read,
+	.write = sim_qos_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 static ssize_t sim_reset_write(struct file *file, const char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
@@ -191,6 +290,8 @@ void sim_debugfs_add(struct sim_dev *sdev)
 	debugfs_create_file("stats", 0400, dir, sdev, &sim_stats_fops);
 	debugfs_create_file("lan", 0400, dir, sdev, &sim_lan_fops);
 	debugfs_create_file("latency", 0600, dir, sdev, &sim_latency_fops);
+	debugfs_create_file("event", 0200, dir, sdev, &sim_event_fops);
+	debugfs_create_file("qos", 0600, dir, sdev, &sim_qos_fops);
 	sdev->debugfs = dir;
 }
 

@@ -184,6 +184,7 @@ static int sim_ice_plug(void *priv, const struct irdma_sim_res *res)
 
 	memset(pf, 0, sizeof(*pf));
 	memset(&f->vsi, 0, sizeof(f->vsi));
+	mutex_init(&pf->adev_mutex);
 	f->sim = res->handle;
 	pf->pdev = f->pdev;
 	pf->hw.hw_addr = res->hw_addr;
@@ -221,6 +222,9 @@ static int sim_ice_plug(void *priv, const struct irdma_sim_res *res)
 		return err;
 	}
 	f->iadev = iadev;
+	mutex_lock(&pf->adev_mutex);
+	pf->adev = &iadev->adev;
+	mutex_unlock(&pf->adev_mutex);
 	return 0;
 }
 
@@ -228,14 +232,55 @@ static void sim_ice_unplug(void *priv)
 {
 	struct sim_ice_fn *f = priv;
 
+	/* As ice: no event finds the device once it starts to go. */
+	mutex_lock(&f->pf.adev_mutex);
+	f->pf.adev = NULL;
+	mutex_unlock(&f->pf.adev_mutex);
 	auxiliary_device_delete(&f->iadev->adev);
 	auxiliary_device_uninit(&f->iadev->adev);
 	f->iadev = NULL;
 }
 
+/*
+ * As ice_send_event_to_aux(): in task context, under the PF's adev_mutex
+ * and the device's lock, to the iidc_auxiliary_drv bound, if it has a
+ * handler.
+ */
+static void sim_ice_event(void *priv, unsigned long type, u32 reg)
+{
+	struct sim_ice_fn *f = priv;
+	struct ice_pf *pf = &f->pf;
+	struct iidc_auxiliary_drv *drv;
+	struct iidc_event *event;
+
+	BUILD_BUG_ON((int)IRDMA_SIM_EVENT_NBITS != (int)IIDC_EVENT_NBITS);
+	BUILD_BUG_ON((int)IRDMA_SIM_EVENT_CRIT_ERR != (int)IIDC_EVENT_CRIT_ERR);
+	BUILD_BUG_ON((int)IRDMA_SIM_EVENT_AFTER_TC != (int)IIDC_EVENT_AFTER_TC_CHANGE);
+	if (WARN_ON_ONCE(!in_task()))
+		return;
+	event = kzalloc(sizeof(*event), GFP_KERNEL);
+	if (!event)
+		return;
+	event->type[0] = type;	/* IIDC_EVENT_NBITS fit in one long */
+	event->reg = reg;
+	mutex_lock(&pf->adev_mutex);
+	if (pf->adev) {
+		device_lock(&pf->adev->dev);
+		drv = pf->adev->dev.driver ?
+		      container_of(pf->adev->dev.driver, struct iidc_auxiliary_drv,
+				   adrv.driver) : NULL;
+		if (drv && drv->event_handler)
+			drv->event_handler(pf, event);
+		device_unlock(&pf->adev->dev);
+	}
+	mutex_unlock(&pf->adev_mutex);
+	kfree(event);
+}
+
 static const struct irdma_sim_front sim_ice_front = {
 	.plug = sim_ice_plug,
 	.unplug = sim_ice_unplug,
+	.event = sim_ice_event,
 };
 
 static int sim_ice_probe(struct pci_dev *pdev, const struct pci_device_id *ent)

@@ -47,6 +47,19 @@ struct irdma_sim_qos {
 	u8 rel_bw[8];
 };
 
+/*
+ * Events the LAN side sends its RDMA function's driver, bits of a type
+ * word numbered as ice numbers its IIDC events (enum iidc_event_type).
+ */
+enum irdma_sim_event_type {
+	IRDMA_SIM_EVENT_BEFORE_MTU,
+	IRDMA_SIM_EVENT_AFTER_MTU,
+	IRDMA_SIM_EVENT_BEFORE_TC,
+	IRDMA_SIM_EVENT_AFTER_TC,
+	IRDMA_SIM_EVENT_CRIT_ERR,
+	IRDMA_SIM_EVENT_NBITS
+};
+
 /**
  * struct irdma_sim_adev - a simulated E810 RDMA function
  * @adev: the auxiliary device the driver binds to
@@ -96,6 +109,20 @@ struct irdma_sim_adev {
 };
 
 /**
+ * struct irdma_sim_aux_driver - a driver of the native front's functions
+ * @adrv: the auxiliary driver
+ * @event_handler: takes the LAN side's events (a type word of
+ *	enum irdma_sim_event_type bits, and for CRIT_ERR the OICR), as
+ *	ice's iidc_auxiliary_drv.event_handler does; called in task context
+ *	with the device lock held, never while the driver is not bound
+ */
+struct irdma_sim_aux_driver {
+	struct auxiliary_driver adrv;
+	void (*event_handler)(struct irdma_sim_adev *sadev, unsigned long type,
+			      u32 reg);
+};
+
+/**
  * struct irdma_sim_res - a simulated function's resources, for its front
  * @id: the function's number
  * @roce: RoCEv2 personality (else iWARP)
@@ -123,6 +150,8 @@ struct irdma_sim_res {
  * struct irdma_sim_front - how a simulated function meets its driver
  * @plug: present the function (create the device a driver binds to)
  * @unplug: withdraw it; its driver has let go when this returns
+ * @event: deliver an event of the LAN side to the function's driver, if
+ *	one is bound (task context; never concurrent with @plug or @unplug)
  *
  * The simulator's own front is the "irdma_sim.roce.N" auxiliary device;
  * another module may present the function as its LAN driver would.
@@ -130,6 +159,7 @@ struct irdma_sim_res {
 struct irdma_sim_front {
 	int (*plug)(void *priv, const struct irdma_sim_res *res);
 	void (*unplug)(void *priv);
+	void (*event)(void *priv, unsigned long type, u32 reg);
 };
 
 int irdma_sim_add_fronted(u32 id, bool roce, void __iomem *regs,
@@ -149,5 +179,7 @@ int irdma_sim_add(u32 id, bool roce);
 int irdma_sim_add_srq(u32 id);
 struct auxiliary_device *irdma_sim_adev(u32 id);
 void irdma_sim_fail_cqp_op(u32 id, u8 opcode, u32 count);
+int irdma_sim_send_event(u32 id, unsigned long type, u32 reg);
+int irdma_sim_set_qos(u32 id, const struct irdma_sim_qos *qos);
 
 #endif /* IRDMA_SIM_H */

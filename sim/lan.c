@@ -36,9 +36,13 @@ int sim_qset_add(struct sim_dev *sdev, u16 qs_handle, u8 tc, u32 *teid)
 	struct sim_lan *lan = &sdev->lan;
 	int i, err = -ENOSPC;
 
-	if (tc >= SIM_LAN_NUM_TC || qs_handle >= SIM_QSET_HANDLES)
+	if (qs_handle >= SIM_QSET_HANDLES)
 		return -EINVAL;
 	spin_lock(&lan->lock);
+	if (tc >= lan->qos.num_tc) {
+		spin_unlock(&lan->lock);
+		return -EINVAL;
+	}
 	for (i = 0; i < SIM_MAX_QSETS; i++) {
 		if (lan->qset[i].teid)
 			continue;
@@ -146,6 +150,9 @@ void sim_lan_init(struct sim_dev *sdev)
 {
 	spin_lock_init(&sdev->lan.lock);
 	sim_lan_reset(sdev);
+	/* ice's default: DCB off, one class with all of the port. */
+	sdev->lan.qos.num_tc = 1;
+	sdev->lan.qos.rel_bw[0] = 100;
 }
 
 /**
@@ -189,17 +196,13 @@ void irdma_sim_rdma_filter(void *handle, bool on)
 EXPORT_SYMBOL_GPL(irdma_sim_rdma_filter);
 
 /**
- * irdma_sim_get_qos - the port's traffic classes, as the LAN side reports
- * them: DCB off (ice's default), one traffic class with all of the port,
- * every user priority in it
+ * irdma_sim_get_qos - the port's traffic classes, as the LAN side set
+ *	them (ice's default: DCB off, one class with all of the port)
  * @handle: the function, as its front received it at plug time
  * @qos: filled in
  */
 void irdma_sim_get_qos(void *handle, struct irdma_sim_qos *qos)
 {
-	BUILD_BUG_ON(SIM_LAN_NUM_TC != 1);
-	memset(qos, 0, sizeof(*qos));
-	qos->num_tc = SIM_LAN_NUM_TC;
-	qos->rel_bw[0] = 100;
+	sim_qos_get(handle, qos);
 }
 EXPORT_SYMBOL_GPL(irdma_sim_get_qos);

@@ -103,12 +103,23 @@ static const struct ethtool_ops sim_ethtool_ops = {
 	.get_link_ksettings = sim_get_link_ksettings,
 };
 
+/* As ice: the netdev takes the MTU, the RDMA driver hears of it later. */
+static int sim_netdev_change_mtu(struct net_device *ndev, int mtu)
+{
+	struct sim_dev *sdev = to_sim_dev(ndev->dev.parent);
+
+	WRITE_ONCE(ndev->mtu, mtu);
+	schedule_work(&sdev->mtu_work);
+	return 0;
+}
+
 static const struct net_device_ops sim_netdev_ops = {
 	.ndo_open = sim_netdev_open,
 	.ndo_stop = sim_netdev_stop,
 	.ndo_start_xmit = sim_netdev_xmit,
 	.ndo_set_mac_address = eth_mac_addr,
 	.ndo_validate_addr = eth_validate_addr,
+	.ndo_change_mtu = sim_netdev_change_mtu,
 };
 
 /**

@@ -272,13 +272,67 @@ void sim_qp_modify(struct sim_dev *sdev, const __le64 *wqe,
 {
 	u64 hdr = le64_to_cpu(wqe[3]);
 	struct sim_qp *qp = xa_load(&sdev->qps, FIELD_GET(IRDMA_QPCMD_QPID, hdr));
+	u8 from;
 
 	if (!qp)
 		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
 	if (sim_qp_load_ctx(sdev, qp, le64_to_cpu(wqe[2]),
 			    !!(hdr & IRDMA_QPCMD_CQNUMVALID)))
 		return sim_fail(res, SIM_MIN_BAD_PARAM);
+	from = qp->state;
 	qp->state = FIELD_GET(IRDMA_QPCMD_NEXTIWSTATE, hdr);
+	/* Its SQ drained (the model runs WQEs to the end): the QP says so. */
+	if (from == IRDMA_QPS_RTS && qp->state == IRDMA_QPS_SQD)
+		sim_aeq_post_qp(sdev, IRDMA_AE_QP_SUSPEND_COMPLETE, qp->id,
+				IRDMA_AE_SOURCE_RSVD, 0, qp->state);
+}
+
+/**
+ * sim_qp_suspend - SUSPEND_QP: stop a QP's SQ, as for a change of the
+ *	port's traffic classes
+ * @sdev: the simulated function
+ * @wqe: the command (the QP in the header)
+ * @res: its completion
+ *
+ * The SQ takes no WQE until RESUME_QP; the QP reports the suspension with
+ * IRDMA_AE_QP_SUSPEND_COMPLETE, whatever its state.
+ */
+void sim_qp_suspend(struct sim_dev *sdev, const __le64 *wqe,
+		    struct sim_cqp_result *res)
+{
+	struct sim_qp *qp = xa_load(&sdev->qps, FIELD_GET(IRDMA_QPCMD_QPID,
+							  le64_to_cpu(wqe[3])));
+
+	if (!qp)
+		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+	qp->suspended = true;
+	sdev->stats.qps_suspended++;
+	sim_aeq_post_qp(sdev, IRDMA_AE_QP_SUSPEND_COMPLETE, qp->id,
+			IRDMA_AE_SOURCE_RSVD, 0, qp->state);
+}
+
+/**
+ * sim_qp_resume - RESUME_QP: let a QP's SQ run again, through the queue
+ *	set qword 2 names
+ * @sdev: the simulated function
+ * @wqe: the command
+ * @res: its completion
+ *
+ * A QP that was not suspended takes it too (a driver resumes every QP
+ * after a change, whether or not its suspension was reported).
+ */
+void sim_qp_resume(struct sim_dev *sdev, const __le64 *wqe,
+		   struct sim_cqp_result *res)
+{
+	struct sim_qp *qp = xa_load(&sdev->qps, FIELD_GET(IRDMA_QPCMD_QPID,
+							  le64_to_cpu(wqe[3])));
+
+	if (!qp)
+		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+	qp->qs_handle = FIELD_GET(IRDMA_CQPSQ_RESUMEQP_QSHANDLE,
+				  le64_to_cpu(wqe[2]));
+	qp->suspended = false;
+	sdev->stats.qps_resumed++;
 }
 
 /**
@@ -1204,6 +1258,8 @@ static bool sim_sq_run(struct sim_dev *sdev, struct sim_qp *qp,
 {
 	int n;
 
+	if (qp->suspended)
+		return false;
 	if (qp->state == IRDMA_QPS_RTS && !sim_qset_live(sdev, qp->qs_handle)) {
 		/* No scheduler node: the SQ never gets a turn. */
 		if (sim_valid(sim_sq_wqe_hdr(sdev, qp, qp->sq_tail), qp->sq_polarity))

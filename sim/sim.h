@@ -191,6 +191,7 @@ struct sim_cq {
  * @rnr_until: when the WQE at the SQ tail may be tried again
  * @srq: the shared receive queue its receives come from (0: its own RQ)
  * @qs_handle: the transmit queue set its SQ goes through
+ * @suspended: SUSPEND_QP stopped its SQ until RESUME_QP
  */
 struct sim_qp {
 	u32 id;
@@ -224,6 +225,7 @@ struct sim_qp {
 	u8 rnr_left;
 	unsigned long rnr_until;
 	u32 srq;
+	bool suspended;
 };
 
 /**
@@ -359,6 +361,10 @@ struct sim_hmc {
  * @rnr_waits: sends that found no receive posted and wait to retry (under
  *	the engine lock)
  * @tx_no_qset: SQ runs refused because the QP's queue set is not attached
+ * @events: events delivered to the driver's front (ice's IIDC events)
+ * @qps_suspended: SUSPEND_QP commands carried out
+ * @qps_resumed: RESUME_QP commands carried out
+ * @resets: function resets done
  * @rx_filtered: messages that did not reach the engine: its RDMA filter
  *	was off (counted at the receiver)
  * @cq_acks: CQACK writes taken
@@ -382,6 +388,10 @@ struct sim_stats {
 	u64 stall_max_ns;
 	u64 rnr_waits;
 	u64 tx_no_qset;
+	u64 events;
+	u64 qps_suspended;
+	u64 qps_resumed;
+	u64 resets;
 	u64 rx_filtered;
 	atomic64_t cq_acks;
 	atomic64_t cq_acks_unmatched;
@@ -394,7 +404,7 @@ struct sim_stats {
 /* Queue sets ice attaches for one function: one a traffic class and more. */
 #define SIM_MAX_QSETS		16
 /* Traffic classes the port has enabled: DCB off, as ice's default. */
-#define SIM_LAN_NUM_TC		1
+#define SIM_LAN_MAX_TC		8
 
 /**
  * struct sim_qset - a queue set the LAN side attached to the scheduler
@@ -417,6 +427,7 @@ struct sim_qset {
  * @rdma_filter: RoCE packets are steered to the engine
  * @leaf_weight: by queue-set handle, the weight its scheduler leaf was
  *	last given (WORK_SCHED_NODE), for tests
+ * @qos: the port's traffic classes (DCB), as the LAN side set them
  */
 struct sim_lan {
 	spinlock_t lock; /* the queue-set table */
@@ -425,6 +436,7 @@ struct sim_lan {
 	DECLARE_BITMAP(live, SIM_QSET_HANDLES);
 	bool rdma_filter;
 	u8 leaf_weight[SIM_QSET_HANDLES];
+	struct irdma_sim_qos qos;
 };
 
 /* Kinds of answers whose response time is recorded (latency.c). */
@@ -560,6 +572,8 @@ struct sim_faults {
  * @front: how the function is presented to a driver
  * @front_priv: the front's context
  * @plugged: the front presents it now
+ * @front_lock: plugging, unplugging and events, one at a time
+ * @mtu_work: tells the driver of an MTU change, as ice's service task
  * @netdev: the function's Ethernet device
  * @irq_base: first of @msix_count software IRQs
  * @msix: MSI-X table handed to the driver
@@ -631,6 +645,8 @@ struct sim_dev {
 	const struct irdma_sim_front *front;
 	void *front_priv;
 	bool plugged;
+	struct mutex front_lock; /* plug, unplug, events */
+	struct work_struct mtu_work;
 	struct net_device *netdev;
 	unsigned int irq_base;
 	struct msix_entry msix[SIM_MSIX_COUNT];
@@ -868,6 +884,10 @@ void sim_qp_destroy(struct sim_dev *sdev, const __le64 *wqe,
 void sim_qp_flush(struct sim_dev *sdev, const __le64 *wqe,
 		  struct sim_cqp_result *res);
 void sim_qps_destroy_all(struct sim_dev *sdev);
+void sim_qp_suspend(struct sim_dev *sdev, const __le64 *wqe,
+		    struct sim_cqp_result *res);
+void sim_qp_resume(struct sim_dev *sdev, const __le64 *wqe,
+		   struct sim_cqp_result *res);
 
 /* push.c */
 void sim_push_manage(struct sim_dev *sdev, const __le64 *wqe,
@@ -905,6 +925,13 @@ void sim_debugfs_exit(void);
 
 /* bus.c */
 void sim_reset_schedule(struct sim_dev *sdev);
+
+/* event.c: the LAN side's events for the driver */
+void sim_event_init(struct sim_dev *sdev);
+void sim_event_send(struct sim_dev *sdev, unsigned long type, u32 reg);
+int sim_event_parse(struct sim_dev *sdev, const char *cmd);
+int sim_qos_set(struct sim_dev *sdev, const struct irdma_sim_qos *qos);
+void sim_qos_get(struct sim_dev *sdev, struct irdma_sim_qos *qos);
 
 /* engine.c */
 int sim_engine_start(struct sim_dev *sdev);
