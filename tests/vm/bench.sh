@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# drivers: ours
+# drivers: ours stock
 # The kernel verbs benchmark (bench/irdma_bench.ko) on a simulated E810:
 # prints its numbers; only a benchmark that could not run fails.
 . "$IRDMA_REPO/tests/vm/lib.sh"

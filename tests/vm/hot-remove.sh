@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# drivers: ours
-# Hot removal: the simulated function is deleted while ib_send_bw moves
-# data over it (checked: both still run). Applications get a fatal event,
+# drivers: ours ours-ice stock
+# Hot removal: the simulated function is deleted (under the ice
+# personality its stand-in PCI function is removed, as the PCI core removes
+# an E810) while ib_send_bw moves data over it (checked: both still run). Applications get a fatal event,
 # their work no longer completes and they end, the kernel stays clean (the
 # VM runner checks the log), nothing is left, and the modules unload.
 . "$IRDMA_REPO/tests/vm/lib.sh"
@@ -23,8 +24,8 @@ wait_for 'grep -q "#bytes" /tmp/cli.log' 30 || { cat /tmp/cli.log; fail "traffic
 sleep 2
 
 kill -0 $cli 2>/dev/null && kill -0 $srv 2>/dev/null || fail "ib_send_bw ended before the removal"
-echo 0 >$SIM_BUS/del_device || fail "del_device"
-echo "function 0 deleted under traffic"
+remove_function || fail "removing the function"
+echo "$SIM_FN removed under traffic"
 # Nothing more completes: the processes spin on their CQs (as on silicon
 # that is gone) until their 20 s are up, and end.
 wait_for '! kill -0 '$cli' 2>/dev/null && ! kill -0 '$srv' 2>/dev/null' 40 ||
@@ -37,6 +38,13 @@ grep -q "IBV_EVENT_DEVICE_FATAL\|device fatal" /tmp/async.log ||
 	fail "no fatal event reached the application"
 echo "ok: the application saw the device's fatal event"
 expect_eq "RDMA devices left" "$(ls /sys/class/infiniband 2>/dev/null | wc -l)" 0
-unload_irdma
+unload_driver
+if [ "$IRDMA_DRIVER" != ours ]; then
+	rmmod irdma_sim_ice || fail "rmmod irdma_sim_ice failed"
+	# The stand-in PCI function back, for the tests after this one.
+	echo 1 >/sys/bus/pci/rescan
+	wait_for 'grep -qx 0x1111 /sys/bus/pci/devices/*/device' ||
+		fail "the stand-in PCI function did not come back"
+fi
 unload_sim
 echo "PASS: hot removal under ib_send_bw"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# drivers: ours
+# drivers: ours -- stock: the simulator does not model iWARP connections, which the stock driver makes
 # rdma_cm on an iWARP function. Until the driver makes iWARP connections,
 # every iw_cm entry point answers with an error the caller sees: a listen
 # (rping -s, ib_send_bw -R) and a connect (rping -c). None of it may oops

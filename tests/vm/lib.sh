@@ -151,6 +151,23 @@ cq_ack_check() {
 		fail "$waiting CQs wait for an event: their last was never acknowledged"
 }
 
+# Take the function under test away as its LAN side would on hot removal:
+# the simulator's own deletes it; under the ice personality its stand-in
+# PCI function is removed, as the PCI core removes an E810 (ice's remove
+# unplugs the RDMA function).
+remove_function() {
+	local pci
+
+	if [ "$IRDMA_DRIVER" = ours ]; then
+		echo "${SIM_FN#irdma_sim}" >"$SIM_BUS/del_device"
+		return
+	fi
+	# irdma0's parent is the PF, the stand-in PCI function.
+	pci=$(basename "$(readlink -f /sys/class/infiniband/irdma0/device)")
+	[ -e "/sys/bus/pci/devices/$pci/remove" ] || return 1
+	echo 1 >"/sys/bus/pci/devices/$pci/remove"
+}
+
 unload_stack() {
 	cq_ack_check
 	unload_driver

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# drivers: ours
+# drivers: ours -- stock: fail_page_alloc is in the sanitizing kernel only
 # User MRs whose PBLEs outgrow the PBLE segment backed at bring-up
 # (tests/vm/mr-paged.c), registered by a process whose allocations of
 # 2 MiB and more all fail (fail_page_alloc, task-filtered; the sanitizing

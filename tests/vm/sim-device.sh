@@ -21,12 +21,13 @@ expect_eq "port width" "$(devinfo_field irdma0 active_width)" 4X
 # made at registration) has its queue set attached to the transmit
 # scheduler, and RoCE packets are steered to the engine; both undone when
 # the driver lets the function go (ice_add_rdma_qset/ice_del_rdma_qset and
-# ice_rdma_update_vsi_filter on silicon).
-expect_eq "LAN side with the driver bound" "$(tr '\n' ' ' <$SIM_DBG/$SIM_FN/lan)" \
-	"qsets 1 rdma_filter 1 "
+# ice_rdma_update_vsi_filter on silicon), in class 0 with all of the port
+# (DCB off). The queue set's handle is the scheduler's to choose.
+lan() { sed 's/^qset [0-9]* /qset H /' $SIM_DBG/$SIM_FN/lan | tr '\n' ' '; }
+expect_eq "LAN side with the driver bound" "$(lan)" \
+	"qsets 1 rdma_filter 1 qset H tc 0 weight 100 "
 unload_driver
-expect_eq "LAN side after the driver" "$(tr '\n' ' ' <$SIM_DBG/$SIM_FN/lan)" \
-	"qsets 0 rdma_filter 0 "
+expect_eq "LAN side after the driver" "$(lan)" "qsets 0 rdma_filter 0 "
 load_driver
 wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 after reload"
 

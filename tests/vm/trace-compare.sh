@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# drivers: ours
+# drivers: ours -- it runs ours (ice front-end) and stock itself, one after the other
 # kernel: debian
 # Record what Debian's stock irdma.ko and ours (through its ice front-end)
 # tell the simulated E810 during bring-up and teardown -- every CQP command

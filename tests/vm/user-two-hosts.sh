@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# drivers: ours
+# drivers: ours -- stock: the ice personality has one stand-in PCI function in the VM
 # perftest between two simulated functions as two hosts: function 1's
 # netdev moves into its own network namespace, the simulator's Ethernet
 # switch joins the two netdevs (ARP and the perftest TCP exchange go over
@@ -19,13 +19,17 @@ ip link set simeth1 netns peer || fail "simeth1 into the namespace"
 ip -n peer link set lo up
 ip -n peer link set simeth1 up
 ip -n peer addr add $PEER/24 dev simeth1 || fail "address on simeth1"
-# No ping here: a TCP connection attempt (refused) makes the namespace
-# resolve $ADDR; the switch carries the ARP request and the reply.
+# A TCP connection attempt (refused) makes the namespace resolve $ADDR;
+# the switch carries the ARP request and the reply.
 reach() {
 	ip netns exec peer timeout 2 bash -c "echo >/dev/tcp/$ADDR/9" 2>/dev/null
 	ip -n peer neigh show "$ADDR" | grep -q "lladdr $(cat /sys/class/net/$SIM_NETDEV/address)"
 }
 wait_for reach 20 || { ip -n peer neigh; fail "no IP between the functions"; }
+# The switch hands frames over as a wire would: an ICMP echo crosses
+# from the namespace and its reply comes back, both ways.
+ip netns exec peer ping -c 2 -W 2 $ADDR || fail "no ping from the namespace"
+ping -c 2 -W 2 $PEER || fail "no ping into the namespace"
 echo "ok: the two functions' netdevs reach each other through the switch"
 # irdma1's RoCEv2 GID for the peer address (::ffff:192.168.77.2).
 wait_for 'grep -l "c0a8:4d02" /sys/class/infiniband/irdma1/ports/1/gids/*' ||
