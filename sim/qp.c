@@ -261,6 +261,12 @@ void sim_qp_create(struct sim_dev *sdev, const __le64 *wqe,
 	}
 }
 
+/* The QP a QP command's header names, or NULL. */
+static struct sim_qp *sim_qp_of_cmd(struct sim_dev *sdev, const __le64 *wqe)
+{
+	return xa_load(&sdev->qps, FIELD_GET(IRDMA_QPCMD_QPID, le64_to_cpu(wqe[3])));
+}
+
 /**
  * sim_qp_modify - MODIFY_QP
  * @sdev: the simulated function
@@ -271,7 +277,7 @@ void sim_qp_modify(struct sim_dev *sdev, const __le64 *wqe,
 		   struct sim_cqp_result *res)
 {
 	u64 hdr = le64_to_cpu(wqe[3]);
-	struct sim_qp *qp = xa_load(&sdev->qps, FIELD_GET(IRDMA_QPCMD_QPID, hdr));
+	struct sim_qp *qp = sim_qp_of_cmd(sdev, wqe);
 	u8 from;
 
 	if (!qp)
@@ -300,8 +306,7 @@ void sim_qp_modify(struct sim_dev *sdev, const __le64 *wqe,
 void sim_qp_suspend(struct sim_dev *sdev, const __le64 *wqe,
 		    struct sim_cqp_result *res)
 {
-	struct sim_qp *qp = xa_load(&sdev->qps, FIELD_GET(IRDMA_QPCMD_QPID,
-							  le64_to_cpu(wqe[3])));
+	struct sim_qp *qp = sim_qp_of_cmd(sdev, wqe);
 
 	if (!qp)
 		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
@@ -324,8 +329,7 @@ void sim_qp_suspend(struct sim_dev *sdev, const __le64 *wqe,
 void sim_qp_resume(struct sim_dev *sdev, const __le64 *wqe,
 		   struct sim_cqp_result *res)
 {
-	struct sim_qp *qp = xa_load(&sdev->qps, FIELD_GET(IRDMA_QPCMD_QPID,
-							  le64_to_cpu(wqe[3])));
+	struct sim_qp *qp = sim_qp_of_cmd(sdev, wqe);
 
 	if (!qp)
 		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);

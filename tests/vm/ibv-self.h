@@ -135,4 +135,15 @@ static struct ibv_pd *self_open(const char *name, int gidx,
 	return pd;
 }
 
+/* Everything self_open() made goes, the device closed. */
+static inline void self_close(struct ibv_pd *pd, struct ibv_context *ctx,
+			      struct ibv_device **list)
+{
+	ibv_destroy_qp(qp);
+	ibv_destroy_cq(cq);
+	ibv_dealloc_pd(pd);
+	ibv_close_device(ctx);
+	ibv_free_device_list(list);
+}
+
 #endif /* IRDMA_TESTS_IBV_SELF_H */

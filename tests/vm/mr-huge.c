@@ -228,11 +228,7 @@ int main(int argc, char **argv)
 		}
 	ibv_dereg_mr(mr);
 	ibv_dereg_mr(lmr);
-	ibv_destroy_qp(qp);
-	ibv_destroy_cq(cq);
-	ibv_dealloc_pd(pd);
-	ibv_close_device(ctx);
-	ibv_free_device_list(list);
+	self_close(pd, ctx, list);
 	printf("%s: writes, reads and sends through %d %s pages\n", bad ? "FAIL" : "PASS",
 	       n, thp ? "transparent huge" : "hugetlb");
 	return bad ? 1 : 0;

@@ -97,11 +97,7 @@ int main(int argc, char **argv)
 		if (ibv_dereg_mr(mrs[i]))
 			die("ibv_dereg_mr", errno);
 	ibv_dereg_mr(lmr);
-	ibv_destroy_qp(qp);
-	ibv_destroy_cq(cq);
-	ibv_dealloc_pd(pd);
-	ibv_close_device(ctx);
-	ibv_free_device_list(list);
+	self_close(pd, ctx, list);
 	if (!bad)
 		printf("ok: %d MRs of %lu MiB; %d writes and reads through the last\n",
 		       n, SPAN / MIB, k);

@@ -111,14 +111,10 @@ int main(int argc, char **argv)
 	       st != IBV_WC_SUCCESS ? "ok" : "FAIL", ibv_wc_status_str(st));
 	bad += st == IBV_WC_SUCCESS;
 
-	ibv_destroy_qp(qp);
 	ibv_dealloc_mw(mw);
 	ibv_dereg_mr(mr);
 	ibv_dereg_mr(lmr);
-	ibv_destroy_cq(cq);
-	ibv_dealloc_pd(pd);
-	ibv_close_device(ctx);
-	ibv_free_device_list(list);
+	self_close(pd, ctx, list);
 	printf("%s: a type 1 memory window\n", bad ? "FAIL" : "PASS");
 	return bad ? 1 : 0;
 }

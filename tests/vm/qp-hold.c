@@ -74,11 +74,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	ibv_dereg_mr(mr);
-	ibv_destroy_qp(qp);
-	ibv_destroy_cq(cq);
-	ibv_dealloc_pd(pd);
-	ibv_close_device(ctx);
-	ibv_free_device_list(list);
+	self_close(pd, ctx, list);
 	printf("ok: the QP moved the right bytes before and after\n");
 	return 0;
 }
