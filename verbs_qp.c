@@ -605,7 +605,11 @@ static int irdma_modify_qp_roce(struct irdma_qp *qp, struct ib_qp_attr *attr,
 		/* The report of the drained SQ may come before the answer. */
 		WRITE_ONCE(qp->suspend_pending, hw_next == IRDMA_QPS_SQD);
 		err = irdma_qp_hw_modify(qp, hw_next, flags);
-		if (!err && hw_next == IRDMA_QPS_SQD)
+		if (err) {
+			WRITE_ONCE(qp->suspend_pending, false);
+			goto out;
+		}
+		if (hw_next == IRDMA_QPS_SQD)
 			err = irdma_qp_wait_drained(qp);
 		if (err)
 			goto out;
