@@ -86,9 +86,12 @@ int ice_add_rdma_qset(struct ice_pf *pf, struct iidc_rdma_qset_params *qset)
 	err = irdma_sim_qset_add(sim_ice_from_pf(pf)->sim, qset->qs_handle,
 				 qset->tc, &teid);
 	if (err)	/* a class not enabled, or no scheduler room: as ice */
-		return -EINVAL;
-	qset->teid = teid;
-	return 0;
+		err = -EINVAL;
+	else
+		qset->teid = teid;
+	irdma_sim_trace_ice(sim_ice_from_pf(pf)->id, __func__, qset->qs_handle,
+			    qset->tc, qset->vport_id, err);
+	return err;
 }
 EXPORT_SYMBOL_GPL(ice_add_rdma_qset);
 
@@ -104,7 +107,13 @@ EXPORT_SYMBOL_GPL(ice_add_rdma_qset);
  */
 int ice_del_rdma_qset(struct ice_pf *pf, struct iidc_rdma_qset_params *qset)
 {
-	if (!pf || !qset || qset->vport_id != sim_ice_from_pf(pf)->vsi.vsi_num)
+	if (!pf || !qset)
+		return -EINVAL;
+	irdma_sim_trace_ice(sim_ice_from_pf(pf)->id, __func__, qset->qs_handle,
+			    qset->tc, qset->vport_id,
+			    qset->vport_id != sim_ice_from_pf(pf)->vsi.vsi_num ?
+			    -EINVAL : 0);
+	if (qset->vport_id != sim_ice_from_pf(pf)->vsi.vsi_num)
 		return -EINVAL;
 	irdma_sim_qset_del(sim_ice_from_pf(pf)->sim, qset->teid);
 	return 0;
@@ -125,6 +134,8 @@ int ice_rdma_request_reset(struct ice_pf *pf, enum iidc_reset_type reset_type)
 {
 	if (!pf || reset_type > IIDC_GLOBR)
 		return -EINVAL;
+	irdma_sim_trace_ice(sim_ice_from_pf(pf)->id, __func__, reset_type, 0, 0,
+			    0);
 	irdma_sim_request_reset(sim_ice_from_pf(pf)->sim);
 	return 0;
 }
@@ -140,7 +151,12 @@ EXPORT_SYMBOL_GPL(ice_rdma_request_reset);
  */
 int ice_rdma_update_vsi_filter(struct ice_pf *pf, u16 vsi_id, bool enable)
 {
-	if (!pf || vsi_id != sim_ice_from_pf(pf)->vsi.vsi_num)
+	if (!pf)
+		return -EINVAL;
+	irdma_sim_trace_ice(sim_ice_from_pf(pf)->id, __func__, vsi_id, enable, 0,
+			    vsi_id != sim_ice_from_pf(pf)->vsi.vsi_num ?
+			    -EINVAL : 0);
+	if (vsi_id != sim_ice_from_pf(pf)->vsi.vsi_num)
 		return -EINVAL;
 	irdma_sim_rdma_filter(sim_ice_from_pf(pf)->sim, enable);
 	return 0;
@@ -164,6 +180,8 @@ void ice_get_qos_params(struct ice_pf *pf, struct iidc_qos_params *qos)
 		qos->up2tc[i] = q.up2tc[i];
 		qos->tc_info[i].rel_bw = q.rel_bw[i];
 	}
+	irdma_sim_trace_ice(sim_ice_from_pf(pf)->id, __func__, q.num_tc, 0, 0,
+			    0);
 }
 EXPORT_SYMBOL_GPL(ice_get_qos_params);
 

@@ -170,6 +170,8 @@ int irdma_sim_qset_add(void *handle, u16 qs_handle, u8 tc, u32 *teid);
 void irdma_sim_qset_del(void *handle, u32 teid);
 void irdma_sim_rdma_filter(void *handle, bool on);
 void irdma_sim_get_qos(void *handle, struct irdma_sim_qos *qos);
+void irdma_sim_trace_ice(u32 fn, const char *call, u64 a0, u64 a1, u64 a2,
+			 int ret);
 
 /*
  * For in-kernel tests (KUnit) with the simulator built in: what

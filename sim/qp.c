@@ -17,6 +17,7 @@
 #include <rdma/ib_pack.h>
 
 #include "sim.h"
+#include "trace.h"
 
 #define SIM_SQ_BUDGET		64	/* WQEs per QP per engine step */
 #define SIM_SHORT_MSG		4096	/* bytes a process moves itself */
@@ -172,6 +173,7 @@ static int sim_qp_load_ctx(struct sim_dev *sdev, struct sim_qp *qp, u64 ctx_pa,
 
 	if (sim_dma_read(sdev, ctx_pa, ctx, sizeof(ctx)))
 		return -EFAULT;
+	trace_irdma_sim_qpctx(sdev->id, qp->id, ctx, ARRAY_SIZE(ctx));
 	q = le64_to_cpu(ctx[0]);
 	qp->ipv4 = !!(q & IRDMA_QPC_IPV4);
 	qp->pd = FIELD_GET(IRDMA_QPC_PDIDXHI, q) << 16 |
@@ -704,6 +706,8 @@ static void sim_deliver(struct sim_dev *dst, struct sim_qp *qp,
 		ext[3] |= IRDMA_CQE_EXT_IMMVALID;
 	}
 	sim_qp_complete(dst, qp, false, cqe, ext[3] ? ext : NULL);
+	trace_irdma_sim_wqe(dst->id, qp->id, qp->srq ? "srq" : "rq", qp->priv,
+			    wqe, 8);
 	sim_recv_advance(dst, qp);
 }
 
@@ -1216,6 +1220,9 @@ static bool sim_sq_step(struct sim_dev *sdev, struct sim_qp *qp,
 	}
 
 	sim_exec(sdev, qp, wqe, &r);
+	if (!r.busy)
+		trace_irdma_sim_wqe(sdev->id, qp->id, "sq", qp->priv, wqe,
+				    quanta * 4);
 	if (r.busy)
 		return false;
 	/*

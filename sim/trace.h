@@ -15,12 +15,12 @@
 
 #ifndef IRDMA_SIM_TRACE_HELPERS
 #define IRDMA_SIM_TRACE_HELPERS
-static inline void sim_trace_wqe(u64 *dst, const __le64 *wqe)
+static inline void sim_trace_qwords(u64 *dst, const __le64 *src, u32 n)
 {
-	int i;
+	u32 i;
 
-	for (i = 0; i < 8; i++)
-		dst[i] = le64_to_cpu(wqe[i]);
+	for (i = 0; i < n; i++)
+		dst[i] = le64_to_cpu(src[i]);
 }
 #endif
 
@@ -36,7 +36,7 @@ TRACE_EVENT(irdma_sim_cqp,
 			     __field(u32, ret)),
 	    TP_fast_assign(__entry->fn = fn;
 			   __entry->idx = idx;
-			   sim_trace_wqe(__entry->q, wqe);
+			   sim_trace_qwords(__entry->q, wqe, 8);
 			   __entry->maj = maj;
 			   __entry->min = min;
 			   __entry->ret = ret;),
@@ -60,6 +60,60 @@ TRACE_EVENT(irdma_sim_reg,
 			   __entry->val = val;),
 	    TP_printk("fn %u reg %#x = %#x", __entry->fn, __entry->reg,
 		      __entry->val)
+);
+
+TRACE_EVENT(irdma_sim_wqe,
+	    TP_PROTO(u32 fn, u32 qpn, const char *queue, bool kernel,
+		     const __le64 *wqe, u32 qwords),
+	    TP_ARGS(fn, qpn, queue, kernel, wqe, qwords),
+	    TP_STRUCT__entry(__field(u32, fn)
+			     __field(u32, qpn)
+			     __string(queue, queue)
+			     __field(bool, kernel)
+			     __dynamic_array(u64, q, qwords)),
+	    TP_fast_assign(__entry->fn = fn;
+			   __entry->qpn = qpn;
+			   __assign_str(queue);
+			   __entry->kernel = kernel;
+			   sim_trace_qwords(__get_dynamic_array(q), wqe, qwords);),
+	    TP_printk("fn %u qp %u %s %s %s", __entry->fn, __entry->qpn,
+		      __get_str(queue), __entry->kernel ? "kernel" : "user",
+		      __print_array(__get_dynamic_array(q),
+				    __get_dynamic_array_len(q) / 8, 8))
+);
+
+TRACE_EVENT(irdma_sim_qpctx,
+	    TP_PROTO(u32 fn, u32 qpn, const __le64 *ctx, u32 qwords),
+	    TP_ARGS(fn, qpn, ctx, qwords),
+	    TP_STRUCT__entry(__field(u32, fn)
+			     __field(u32, qpn)
+			     __dynamic_array(u64, q, qwords)),
+	    TP_fast_assign(__entry->fn = fn;
+			   __entry->qpn = qpn;
+			   sim_trace_qwords(__get_dynamic_array(q), ctx, qwords);),
+	    TP_printk("fn %u qp %u %s", __entry->fn, __entry->qpn,
+		      __print_array(__get_dynamic_array(q),
+				    __get_dynamic_array_len(q) / 8, 8))
+);
+
+TRACE_EVENT(irdma_sim_ice,
+	    TP_PROTO(u32 fn, const char *call, u64 a0, u64 a1, u64 a2, int ret),
+	    TP_ARGS(fn, call, a0, a1, a2, ret),
+	    TP_STRUCT__entry(__field(u32, fn)
+			     __string(call, call)
+			     __field(u64, a0)
+			     __field(u64, a1)
+			     __field(u64, a2)
+			     __field(int, ret)),
+	    TP_fast_assign(__entry->fn = fn;
+			   __assign_str(call);
+			   __entry->a0 = a0;
+			   __entry->a1 = a1;
+			   __entry->a2 = a2;
+			   __entry->ret = ret;),
+	    TP_printk("fn %u %s %#llx %#llx %#llx -> %d", __entry->fn,
+		      __get_str(call), __entry->a0, __entry->a1, __entry->a2,
+		      __entry->ret)
 );
 
 #endif /* IRDMA_SIM_TRACE_H */
