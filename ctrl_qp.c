@@ -164,7 +164,10 @@ void irdma_build_destroy_qp(struct irdma_cqp_wqe *cmd,
 {
 	irdma_cmd_init(cmd, IRDMA_CQPOP_DESTROY_QP);
 	cmd->q[2] = info->ctx_pa;
-	cmd->q[3] |= irdma_qp_hdr(info) | IRDMA_QPCMD_REMOVEHASHENTRY;
+	/* No VQ: the rings are not read again. */
+	cmd->q[3] |= FIELD_PREP(IRDMA_QPCMD_QPID, info->id) |
+		     FIELD_PREP(IRDMA_QPCMD_QPTYPE, info->type) |
+		     IRDMA_QPCMD_REMOVEHASHENTRY;
 	cmd->q[5] = info->shadow_pa;
 }
 

@@ -671,19 +671,19 @@ struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res)
 	fn->res = *res;
 	fn->hw = res->hw_addr;
 	fn->max_pd = IRDMA_MAX_PDS;
-	ida_init(&fn->pd_ids);
+	irdma_ids_init(&fn->pd_ids);
 	spin_lock_init(&fn->orphan_lock);
 	INIT_LIST_HEAD(&fn->orphan_list);
 	xa_init_flags(&fn->cq_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fn->qp_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fn->srq_table, XA_FLAGS_ALLOC1);
 	irdma_ws_init(fn);
-	ida_init(&fn->mr_ids);
-	ida_init(&fn->ah_ids);
+	irdma_ids_init(&fn->mr_ids);
+	irdma_ids_init(&fn->ah_ids);
 	spin_lock_init(&fn->arp_lock);
 	mutex_init(&fn->mcast_lock);
 	INIT_LIST_HEAD(&fn->mcast_list);
-	ida_init(&fn->mcast_ids);
+	irdma_ids_init(&fn->mcast_ids);
 	mutex_init(&fn->ah_lock);
 	hash_init(fn->ah_hash);
 
@@ -751,9 +751,9 @@ void irdma_fn_rdma_filter(struct irdma_fn *fn, bool on)
  */
 void irdma_fn_free_tables(struct irdma_fn *fn)
 {
-	ida_destroy(&fn->pd_ids);
-	ida_destroy(&fn->mr_ids);
-	ida_destroy(&fn->ah_ids);
+	irdma_ids_destroy(&fn->pd_ids);
+	irdma_ids_destroy(&fn->mr_ids);
+	irdma_ids_destroy(&fn->ah_ids);
 	xa_destroy(&fn->cq_table);
 	xa_destroy(&fn->qp_table);
 	xa_destroy(&fn->srq_table);
@@ -762,7 +762,7 @@ void irdma_fn_free_tables(struct irdma_fn *fn)
 	fn->arp = NULL;
 	fn->arp_used = NULL;
 	irdma_ws_fini(fn);
-	ida_destroy(&fn->mcast_ids);
+	irdma_ids_destroy(&fn->mcast_ids);
 	mutex_destroy(&fn->mcast_lock);
 	mutex_destroy(&fn->ah_lock);
 }

@@ -449,6 +449,16 @@ enum irdma_init_step {
 #define IRDMA_INIT_FEATURES	0x240
 
 /**
+ * struct irdma_ids - numbers handed out in turn (ids.c)
+ * @ida: the numbers in use
+ * @next: where the next search starts
+ */
+struct irdma_ids {
+	struct ida ida;
+	u32 next;
+};
+
+/**
  * struct irdma_fn - the driver's state for one bound RDMA function
  * @res: what the front-end handed over
  * @uk_attrs: queue limits of the function's hardware generation
@@ -492,6 +502,7 @@ enum irdma_init_step {
  * @arp_lock: the ARP table
  * @arp: the ARP table's entries (IP, MAC), by index
  * @arp_used: entries in use
+ * @arp_next: where the search for a free entry starts
  * @arp_size: entries the hardware's table has
  * @stats: the hardware counters
  * @mcast_lock: the multicast groups
@@ -516,7 +527,7 @@ struct irdma_fn {
 	struct irdma_eq aeq;
 	u16 fw_major;
 	u16 fw_minor;
-	struct ida pd_ids;
+	struct irdma_ids pd_ids;
 	u32 max_pd;
 	struct irdma_dma_mem orphans[IRDMA_MAX_ORPHANS];
 	u32 orphan_count;
@@ -535,16 +546,17 @@ struct irdma_fn {
 	bool reset;
 	u32 mtu;
 	bool rdma_filter;
-	struct ida mr_ids;
-	struct ida ah_ids;
+	struct irdma_ids mr_ids;
+	struct irdma_ids ah_ids;
 	spinlock_t arp_lock; /* the ARP table */
 	struct irdma_arp_entry *arp;
 	unsigned long *arp_used;
+	u32 arp_next;
 	u32 arp_size;
 	struct irdma_stats stats;
 	struct mutex mcast_lock; /* the multicast groups */
 	struct list_head mcast_list;
-	struct ida mcast_ids;
+	struct irdma_ids mcast_ids;
 	struct mutex ah_lock; /* the shared user AHs */
 	DECLARE_HASHTABLE(ah_hash, 8);
 };
@@ -962,6 +974,14 @@ struct irdma_pble_cursor {
 
 u32 irdma_next_pbl_addr(const struct irdma_pble_alloc *alloc,
 			struct irdma_pble_cursor *cur);
+
+/* ids.c: object numbers */
+void irdma_ids_init(struct irdma_ids *ids);
+void irdma_ids_destroy(struct irdma_ids *ids);
+int irdma_ids_alloc_from(struct irdma_ids *ids, u32 min, u32 max, u32 start,
+			 gfp_t gfp);
+int irdma_ids_alloc(struct irdma_ids *ids, u32 min, u32 max, gfp_t gfp);
+void irdma_ids_free(struct irdma_ids *ids, u32 id);
 
 /* utils.c: the life of a CQP request */
 int irdma_cqp_exec(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd,

@@ -250,7 +250,7 @@ static int irdma_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	if (udata && udata->outlen < offsetofend(struct irdma_alloc_pd_resp, rsvd))
 		return -EINVAL;
 
-	id = ida_alloc_range(&fn->pd_ids, IRDMA_RSVD_PDS, fn->max_pd - 1,
+	id = irdma_ids_alloc(&fn->pd_ids, IRDMA_RSVD_PDS, fn->max_pd - 1,
 			     GFP_KERNEL);
 	if (id < 0)
 		return id == -ENOSPC ? -EOVERFLOW : id;
@@ -259,7 +259,7 @@ static int irdma_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	if (udata) {
 		resp.pd_id = id;
 		if (ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen))) {
-			ida_free(&fn->pd_ids, id);
+			irdma_ids_free(&fn->pd_ids, id);
 			return -EFAULT;
 		}
 	}
@@ -277,7 +277,7 @@ static int irdma_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
 	struct irdma_pd *pd = container_of(ibpd, struct irdma_pd, ibpd);
 
-	ida_free(&to_iwdev(ibpd->device)->fn.pd_ids, pd->id);
+	irdma_ids_free(&to_iwdev(ibpd->device)->fn.pd_ids, pd->id);
 	return 0;
 }
 

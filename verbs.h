@@ -418,6 +418,7 @@ struct irdma_qp *irdma_qp_get_live(struct irdma_fn *fn, u32 qp_id);
 void irdma_qp_put(struct irdma_qp *qp);
 void irdma_qp_suspended(struct irdma_fn *fn, u32 qp_id);
 void irdma_qps_fail_unscheduled(struct irdma_fn *fn);
+u16 irdma_ws_qs_handle(struct irdma_fn *fn, u8 user_pri);
 int irdma_ws_qp_join(struct irdma_qp *qp, u8 user_pri);
 void irdma_ws_qp_leave(struct irdma_qp *qp);
 void irdma_qp_async_event(struct irdma_fn *fn, u32 qp_id, u16 code, u8 source,
@@ -468,6 +469,7 @@ int irdma_hwreg_mr(struct irdma_fn *fn, struct irdma_mr *mr,
 		   struct ib_pd *pd, int access, u64 va, u64 len);
 
 /* verbs_user.c */
+bool irdma_qp_rings_flat(const u64 *addrs, u32 sq_pages, u32 rq_pages);
 struct ib_mr *irdma_reg_user_mr(struct ib_pd *pd, u64 start, u64 len, u64 virt,
 				int access, struct ib_udata *udata);
 int irdma_dereg_user_queue(struct irdma_mr *mr, struct ib_udata *udata);

@@ -60,12 +60,16 @@ int irdma_arp_add(struct irdma_fn *fn, const u32 *ip, bool ipv4,
 		fn->arp[idx].refs++;
 		goto out;
 	}
-	/* Entry 0 is never handed out. */
-	idx = find_next_zero_bit(fn->arp_used, fn->arp_size, 1);
+	/* Entries are taken in turn; entry 0 is never handed out. */
+	idx = find_next_zero_bit(fn->arp_used, fn->arp_size,
+				 max(fn->arp_next, 1U));
+	if (idx >= fn->arp_size)
+		idx = find_next_zero_bit(fn->arp_used, fn->arp_size, 1);
 	if (idx >= fn->arp_size) {
 		idx = -ENOSPC;
 		goto out;
 	}
+	fn->arp_next = idx + 1;
 	memcpy(fn->arp[idx].ip, key, sizeof(key));
 	ether_addr_copy(fn->arp[idx].mac, mac);
 	fn->arp[idx].refs = 1;
@@ -231,6 +235,9 @@ static int irdma_setup_ah(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr)
 								  grh->traffic_class,
 								  false),
 					      &hw->vlan);
+	/* Untagged: the field keeps the id as read, as the stock driver's. */
+	if (!hw->insert_vlan)
+		hw->vlan = vlan;
 	hw->loopback = irdma_ah_is_loopback(hw) || mcast;
 	if (mcast) {
 		u32 group[4] = { hw->ipv4 ? hw->dest_ip[3] : hw->dest_ip[0],
@@ -255,7 +262,7 @@ static int irdma_create_hw_ah(struct irdma_fn *fn, struct irdma_ah_hw_info *hw,
 	struct irdma_cqp_wqe cmd;
 	int id, err;
 
-	id = ida_alloc_range(&fn->ah_ids, 1, fn->hmc.obj[IRDMA_HMC_FSIAV].cnt - 1,
+	id = irdma_ids_alloc(&fn->ah_ids, 1, fn->hmc.obj[IRDMA_HMC_FSIAV].cnt - 1,
 			     sleep ? GFP_KERNEL : GFP_ATOMIC);
 	if (id < 0)
 		return id == -ENOSPC ? -EOVERFLOW : id;
@@ -264,7 +271,7 @@ static int irdma_create_hw_ah(struct irdma_fn *fn, struct irdma_ah_hw_info *hw,
 	err = sleep ? irdma_cqp_exec(fn, &cmd, NULL) :
 		      irdma_cqp_exec_atomic(fn, &cmd);
 	if (err) {
-		ida_free(&fn->ah_ids, id);
+		irdma_ids_free(&fn->ah_ids, id);
 		return sleep ? -ENOMEM : err;
 	}
 	return 0;
@@ -405,7 +412,7 @@ int irdma_destroy_ah(struct ib_ah *ibah, u32 ah_flags)
 	}
 	irdma_build_ah(&cmd, &ah->hw, false);
 	irdma_cqp_post_async(fn, &cmd);
-	ida_free(&fn->ah_ids, ah->hw.id);
+	irdma_ids_free(&fn->ah_ids, ah->hw.id);
 put_arp:
 	/* Every AH holds its own reference, shared hardware AH or not. */
 	irdma_arp_put(fn, ah->hw.arp_idx);

@@ -218,7 +218,7 @@ static void irdma_mcast_free(struct irdma_fn *fn, struct irdma_mcast_grp *g,
 			     bool hw_done)
 {
 	irdma_dma_release(fn, &g->ctx, hw_done);
-	ida_free(&fn->mcast_ids, g->id);
+	irdma_ids_free(&fn->mcast_ids, g->id);
 	kfree(g);
 }
 
@@ -254,12 +254,12 @@ int irdma_attach_mcast(struct ib_qp *ibqp, union ib_gid *ibgid, u16 lid)
 	g = mcast_list_lookup_ip(fn, ip);
 	if (!g) {
 		g = kzalloc(sizeof(*g), GFP_KERNEL);
-		id = ida_alloc_range(&fn->mcast_ids, 1,
+		id = irdma_ids_alloc(&fn->mcast_ids, 1,
 				     irdma_mcast_grp_count(fn) - 1, GFP_KERNEL);
 		if (!g || id < 0 ||
 		    irdma_dma_alloc(fn, &g->ctx, IRDMA_MG_CTX_SIZE, GFP_KERNEL)) {
 			if (id >= 0)
-				ida_free(&fn->mcast_ids, id);
+				irdma_ids_free(&fn->mcast_ids, id);
 			kfree(g);
 			err = -ENOMEM;
 			goto out;

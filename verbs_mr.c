@@ -23,8 +23,8 @@ static u32 irdma_stag_index_mask(struct irdma_fn *fn)
  * @fn: the function
  * @stag: returns the key
  *
- * The key is an unused index with random bits above it and a random
- * consumer key below.
+ * The key is an unused index, the first free one from a random start,
+ * with random bits above it and a random consumer key below.
  *
  * Return: 0, or -ENOMEM when every index is in use.
  */
@@ -37,7 +37,9 @@ int irdma_create_stag(struct irdma_fn *fn, u32 *stag)
 
 	if (max <= IRDMA_RSVD_MRS)
 		return -ENOMEM;
-	idx = ida_alloc_range(&fn->mr_ids, IRDMA_RSVD_MRS, max - 1, GFP_KERNEL);
+	/* The search starts at a random index: keys are not guessable. */
+	idx = irdma_ids_alloc_from(&fn->mr_ids, IRDMA_RSVD_MRS, max - 1,
+				   ((r & mask) >> 8) % max, GFP_KERNEL);
 	if (idx < 0)
 		return -ENOMEM;
 	*stag = ((u32)idx << 8) | (r & ~mask) | (r & 0xff);
@@ -51,7 +53,7 @@ int irdma_create_stag(struct irdma_fn *fn, u32 *stag)
  */
 void irdma_free_stag(struct irdma_fn *fn, u32 stag)
 {
-	ida_free(&fn->mr_ids, (stag & irdma_stag_index_mask(fn)) >> 8);
+	irdma_ids_free(&fn->mr_ids, (stag & irdma_stag_index_mask(fn)) >> 8);
 }
 
 /**

@@ -304,6 +304,7 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	qp->hw.rnr_retry = IRDMA_DEFAULT_RETRY;
 	qp->hw.ord = IRDMA_GEN2_MAX_ORD;
 	qp->hw.ird = IRDMA_GEN2_MAX_IRD;
+	qp->hw.qs_handle = irdma_ws_qs_handle(fn, 0);
 	irdma_qp_ctx_sync(qp);
 
 	irdma_build_create_qp(&cmd, &qp->hw);

@@ -55,6 +55,22 @@ static bool irdma_check_mem_contiguous(const u64 *addrs, u32 n, u64 pgsz)
 }
 
 /**
+ * irdma_qp_rings_flat - a QP's rings can go to the hardware by address
+ * @addrs: the 4 KiB pages of the rings' registration, the SQ's first
+ * @sq_pages: how many the SQ has
+ * @rq_pages: how many the RQ has, after the SQ's
+ *
+ * Return: true when the SQ's pages are one run and the RQ's another,
+ * wherever the two runs lie.
+ */
+bool irdma_qp_rings_flat(const u64 *addrs, u32 sq_pages, u32 rq_pages)
+{
+	return irdma_check_mem_contiguous(addrs, sq_pages, IRDMA_HW_PAGE_SIZE) &&
+	       irdma_check_mem_contiguous(addrs + sq_pages, rq_pages,
+					  IRDMA_HW_PAGE_SIZE);
+}
+
+/**
  * irdma_setup_pbles - describe pages to the hardware
  * @fn: the function
  * @mr: the registration
@@ -62,20 +78,20 @@ static bool irdma_check_mem_contiguous(const u64 *addrs, u32 n, u64 pgsz)
  * @n: how many
  * @pgsz: the page size
  * @lvl1_only: a list of one level is required
- *
- * One page, or contiguous pages, need no list.
+ * @flat: the hardware can take the pages by address, without a list
  *
  * Return: 0, or the PBLE pool's error.
  */
 static int irdma_setup_pbles(struct irdma_fn *fn, struct irdma_mr *mr,
-			     const u64 *addrs, u32 n, u64 pgsz, bool lvl1_only)
+			     const u64 *addrs, u32 n, u64 pgsz, bool lvl1_only,
+			     bool flat)
 {
 	struct irdma_pble_cursor cur = {};
 	u32 i;
 	int err;
 
 	mr->first_page = addrs[0];
-	if (n == 1 || irdma_check_mem_contiguous(addrs, n, pgsz))
+	if (flat)
 		return 0;
 	err = irdma_pble_alloc(fn, n, lvl1_only, &mr->pble);
 	if (err)
@@ -212,6 +228,7 @@ static int irdma_handle_q_mem(struct irdma_fn *fn, struct irdma_mr *mr,
 	u32 ring = qp ? req->sq_pages + req->rq_pages : req->cq_pages;
 	/* A QP's shadow area is the page after its rings; a CQ's is its own. */
 	bool shadow_follows = qp;
+	bool flat;
 	u64 *addrs;
 	int n, err;
 
@@ -221,9 +238,17 @@ static int irdma_handle_q_mem(struct irdma_fn *fn, struct irdma_mr *mr,
 	err = -EINVAL;
 	if (ring + shadow_follows > n)
 		goto out;
+	/*
+	 * A QP's SQ and RQ go by address when each is one run of pages,
+	 * wherever the two runs lie; else the rings go as one list.
+	 */
+	if (qp)
+		flat = irdma_qp_rings_flat(addrs, req->sq_pages, req->rq_pages);
+	else
+		flat = irdma_check_mem_contiguous(addrs, ring, IRDMA_HW_PAGE_SIZE);
 	/* A ring of no pages still names the memory's first page. */
 	err = irdma_setup_pbles(fn, mr, addrs, max(ring, 1U), IRDMA_HW_PAGE_SIZE,
-				true);
+				true, flat);
 	if (err)
 		goto out;
 	mr->ring_pages = max(ring, 1U);

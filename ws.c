@@ -153,6 +153,30 @@ static u8 irdma_ws_tc_of(struct irdma_fn *fn, u8 user_pri)
 }
 
 /**
+ * irdma_ws_qs_handle - the queue set a priority's packets go to now
+ * @fn: the function
+ * @user_pri: the priority
+ *
+ * A new QP's context names it, as the stock driver's does, before the QP
+ * joins the tree; 0 while the class has no leaf.
+ *
+ * Return: the queue set handle, or 0.
+ */
+u16 irdma_ws_qs_handle(struct irdma_fn *fn, u8 user_pri)
+{
+	struct irdma_ws *ws = &fn->ws;
+	u16 handle = 0;
+	u8 tc;
+
+	mutex_lock(&ws->lock);
+	tc = irdma_ws_tc_of(fn, user_pri);
+	if (ws->leaf[tc].users)
+		handle = ws->leaf[tc].qs_handle;
+	mutex_unlock(&ws->lock);
+	return handle;
+}
+
+/**
  * irdma_ws_qp_join - send a QP's packets of a user priority through its
  *	traffic class's queue set
  * @qp: the QP; its context takes the queue set at its next modify

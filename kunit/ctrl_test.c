@@ -204,6 +204,27 @@ static void irdma_qp_ctx_psn_err_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[16]), 0x0a00234500000000ULL);
 }
 
+/*
+ * QP commands of a user QP whose rings are behind PBLEs: CREATE_QP and
+ * MODIFY_QP say VQ (bit 45), DESTROY_QP does not (as the stock driver's:
+ * id, type 3 at 50:48, REMOVEHASHENTRY at 55).
+ */
+static void irdma_build_qp_hdr_test(struct kunit *test)
+{
+	struct irdma_qp_hw_info info = {
+		.id = 7, .type = IRDMA_QP_TYPE_ROCE_RC, .vq = true,
+	};
+	struct irdma_cqp_wqe cmd;
+
+	irdma_build_create_qp(&cmd, &info);
+	KUNIT_EXPECT_TRUE(test, cmd.q[3] & BIT_ULL(45));
+	irdma_build_modify_qp(&cmd, &info, IRDMA_QPS_RTS, 0);
+	KUNIT_EXPECT_TRUE(test, cmd.q[3] & BIT_ULL(45));
+	irdma_build_destroy_qp(&cmd, &info);
+	KUNIT_EXPECT_EQ(test, cmd.q[3] & ~GENMASK_ULL(37, 32),
+			0x0083000000000007ULL);
+}
+
 static void irdma_build_eq_test(struct kunit *test)
 {
 	struct irdma_eq_ring_hw contig = { .pa = 0x400000, .first_pble = 7 };
@@ -279,6 +300,7 @@ static struct kunit_case irdma_ctrl_cases[] = {
 	KUNIT_CASE(irdma_build_update_sds_test),
 	KUNIT_CASE(irdma_build_cq_test),
 	KUNIT_CASE(irdma_build_eq_test),
+	KUNIT_CASE(irdma_build_qp_hdr_test),
 	KUNIT_CASE(irdma_qp_ctx_psn_err_test),
 	KUNIT_CASE(irdma_cqp_hdr_test),
 	KUNIT_CASE(irdma_cqp_set_hdr_test),

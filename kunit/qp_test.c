@@ -934,8 +934,10 @@ static void qp_env_ud_send(struct kunit *test, struct qp_env *e,
 static void irdma_qp_ud_test(struct kunit *test)
 {
 	struct rdma_ah_attr ah_attr;
+	struct irdma_cqp_wqe cmd;
 	struct ib_qp *ua, *ub;
-	struct ib_ah *ah;
+	struct ib_ah *ah, *ah2;
+	u32 first, second;
 	struct qp_env *e;
 
 	e = qp_env_setup(test, 7);
@@ -947,6 +949,26 @@ static void irdma_qp_ud_test(struct kunit *test)
 	qp_env_ud_send(test, e, ua, ub, ah, 50, 0x1111);
 	/* A wrong Q_Key: the datagram is dropped, the send still completes. */
 	qp_env_ud_send(test, e, ua, ub, ah, 51, 0x2222);
+
+	/*
+	 * No VLAN: the tag field holds the id as ib_core gave it (0xffff)
+	 * with no tag inserted, as the stock driver's CREATE_AH has it.
+	 */
+	irdma_build_ah(&cmd, &to_iwah(ah)->hw, true);
+	KUNIT_EXPECT_EQ(test, cmd.q[1] & 0xffff, 0xffff);
+	KUNIT_EXPECT_FALSE(test, cmd.q[3] & BIT_ULL(60));
+
+	/* AH numbers go round: a freed one is not the next given. */
+	ah2 = rdma_create_ah(e->pd, &ah_attr, RDMA_CREATE_AH_SLEEPABLE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ah2));
+	first = to_iwah(ah)->hw.id;
+	second = to_iwah(ah2)->hw.id;
+	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+	ah = rdma_create_ah(e->pd, &ah_attr, RDMA_CREATE_AH_SLEEPABLE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ah));
+	KUNIT_EXPECT_NE(test, to_iwah(ah)->hw.id, first);
+	KUNIT_EXPECT_GT(test, to_iwah(ah)->hw.id, second);
+	rdma_destroy_ah(ah2, RDMA_DESTROY_AH_SLEEPABLE);
 
 	rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
 	ib_destroy_qp(ua);
@@ -2123,6 +2145,37 @@ static void irdma_qp_tc_change_test(struct kunit *test)
  * resumed as it was, then failed (a fatal event, the QP in error), and
  * nothing is left on the tree.
  */
+/*
+ * A new QP's context names the queue set of priority 0's class from its
+ * CREATE_QP on, as the stock driver's does, not only once the QP has
+ * joined the scheduler tree at RTR.
+ */
+static void irdma_qp_create_qs_handle_test(struct kunit *test)
+{
+	struct qp_env *e = qp_env_setup(test, 7);
+	struct irdma_fn *fn = auxiliary_get_drvdata(e->adev);
+	struct sim_dev *sdev = to_sim_dev(e->adev->dev.parent);
+	struct ib_qp_init_attr init = {
+		.qp_type = IB_QPT_RC,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4, .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+	};
+	struct sim_qp *sqp;
+	struct ib_qp *qp;
+
+	init.send_cq = e->cq;
+	init.recv_cq = e->cq;
+	KUNIT_ASSERT_GT(test, fn->ws.leaf[0].users, 0);
+	KUNIT_ASSERT_NE(test, fn->ws.leaf[0].qs_handle, 0);
+	qp = ib_create_qp(e->pd, &init);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(qp));
+	sqp = qp_env_sim_qp(sdev, qp);
+	KUNIT_EXPECT_NOT_NULL(test, sqp);
+	if (sqp)
+		KUNIT_EXPECT_EQ(test, sqp->qs_handle, fn->ws.leaf[0].qs_handle);
+	ib_destroy_qp(qp);
+}
+
 static void irdma_qp_tc_change_fail_test(struct kunit *test)
 {
 	struct qp_env *e = qp_env_setup(test, 7);
@@ -2423,6 +2476,7 @@ static struct kunit_case irdma_qp_cases[] = {
 	KUNIT_CASE_SLOW(irdma_qp_paged_pble_test),
 	KUNIT_CASE_SLOW(irdma_qp_tc_change_test),
 	KUNIT_CASE_SLOW(irdma_qp_tc_change_fail_test),
+	KUNIT_CASE_SLOW(irdma_qp_create_qs_handle_test),
 	KUNIT_CASE_SLOW(irdma_qp_sqd_test),
 	KUNIT_CASE_SLOW(irdma_qp_mtu_event_test),
 	KUNIT_CASE(irdma_ae_target_table_test),

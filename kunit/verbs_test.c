@@ -55,7 +55,29 @@ static void irdma_mr_access_test(struct kunit *test)
 					    IB_ACCESS_RELAXED_ORDERING), 0x01);
 }
 
+/*
+ * A user QP's rings go by address when the SQ's pages are one run and
+ * the RQ's another, as the stock driver decides, even when the RQ's run
+ * does not follow the SQ's; else they go behind PBLEs.
+ */
+static void irdma_qp_rings_flat_test(struct kunit *test)
+{
+	const u64 a = 0x10000000, b = 0x20000000, p = 4096;
+	const u64 apart[] = { a, a + p, a + 2 * p, b, b + p };
+	const u64 joined[] = { a, a + p, a + 2 * p, a + 3 * p };
+	const u64 broken_sq[] = { a, b, a + 2 * p, b + p };
+	const u64 broken_rq[] = { a, a + p, b + p, b };
+
+	KUNIT_EXPECT_TRUE(test, irdma_qp_rings_flat(apart, 3, 2));
+	KUNIT_EXPECT_TRUE(test, irdma_qp_rings_flat(joined, 2, 2));
+	KUNIT_EXPECT_TRUE(test, irdma_qp_rings_flat(joined, 4, 0));
+	KUNIT_EXPECT_FALSE(test, irdma_qp_rings_flat(broken_sq, 2, 2));
+	KUNIT_EXPECT_FALSE(test, irdma_qp_rings_flat(broken_rq, 2, 2));
+	KUNIT_EXPECT_TRUE(test, irdma_qp_rings_flat(broken_rq, 2, 1));
+}
+
 static struct kunit_case irdma_verbs_cases[] = {
+	KUNIT_CASE(irdma_qp_rings_flat_test),
 	KUNIT_CASE(irdma_flush_status_test),
 	KUNIT_CASE(irdma_mr_access_test),
 	{}
