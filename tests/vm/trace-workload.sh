@@ -1,0 +1,139 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# drivers: ours -- it runs ours (ice front-end) and stock itself, one after the other
+# kernel: debian
+# The same workload under Debian's stock irdma.ko and under ours (ice
+# front-end), each on a fresh irdma_sim_ice, traced: every CQP command with
+# its fields, every WQE the engine takes (kernel and user), every QP
+# context it loads, every call into the personality's ice functions.
+# tests/vm/trace-diff.c puts each phase's events in a canonical form and
+# compares them; the differences Documentation/sim.rst explains are
+# listed there, and any other fails the test.
+. "$IRDMA_REPO/tests/vm/lib.sh"
+
+T=/sys/kernel/tracing
+OUT=${TEST_ARTIFACTS:-/tmp/trace}
+ADDR=192.168.77.1
+NQN=irdma-trace-nvme
+CFG=/sys/kernel/config/nvmet
+mkdir -p "$OUT"
+mountpoint -q $T || mount -t tracefs tracefs $T || fail "no tracefs"
+modprobe configfs 2>/dev/null
+mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config ||
+	fail "no configfs"
+
+for p in verbs-paths mw-bind mr-huge; do
+	gcc -O2 -Wall -o /tmp/$p "$IRDMA_REPO/tests/vm/$p.c" -libverbs || fail "build $p"
+done
+thp=/sys/kernel/mm/transparent_hugepage/enabled
+grep -q '\[never\]' $thp && echo madvise >$thp
+echo 8 >/proc/sys/vm/nr_hugepages
+
+phase() { echo "phase $1" >$T/trace_marker; echo "== $1"; }
+
+nvme_io() {
+	local d dev
+
+	modprobe null_blk nr_devices=1 memory_backed=1 gb=1 bs=4096 || fail "null_blk"
+	modprobe nvmet || fail "nvmet"
+	modprobe nvmet-rdma use_srq=0 || fail "nvmet-rdma"
+	mkdir $CFG/subsystems/$NQN || fail "subsystem"
+	echo 1 >$CFG/subsystems/$NQN/attr_allow_any_host
+	mkdir $CFG/subsystems/$NQN/namespaces/1
+	echo /dev/nullb0 >$CFG/subsystems/$NQN/namespaces/1/device_path
+	echo 1 >$CFG/subsystems/$NQN/namespaces/1/enable || fail "namespace"
+	mkdir $CFG/ports/1
+	echo rdma >$CFG/ports/1/addr_trtype
+	echo ipv4 >$CFG/ports/1/addr_adrfam
+	echo $ADDR >$CFG/ports/1/addr_traddr
+	echo 4420 >$CFG/ports/1/addr_trsvcid
+	ln -s $CFG/subsystems/$NQN $CFG/ports/1/subsystems/$NQN || fail "port"
+	modprobe nvme-rdma || fail "nvme-rdma"
+	# One I/O queue, no keep-alive: the same commands whatever the timing.
+	timeout 120 nvme connect -t rdma -a $ADDR -s 4420 -n $NQN -i 1 -k 0 ||
+		fail "nvme connect"
+	for d in /sys/class/nvme/nvme*; do
+		[ "$(cat "$d/subsysnqn" 2>/dev/null)" = $NQN ] && dev=$(basename "$d")n1
+	done
+	wait_for "[ -b /dev/$dev ]" 20 || fail "no namespace"
+	dd if=/dev/urandom of=/tmp/pattern bs=64k count=4 status=none
+	dd if=/tmp/pattern of=/dev/$dev bs=64k oflag=direct status=none || fail "dd write"
+	dd if=/dev/$dev of=/tmp/back bs=64k count=4 iflag=direct status=none || fail "dd read"
+	expect_eq "256 KiB back through nvme-rdma" "$(cmp /tmp/pattern /tmp/back && echo same)" same
+	nvme disconnect -n $NQN >/dev/null || fail "nvme disconnect"
+	rmmod nvme_rdma nvme_fabrics || fail "unload nvme-rdma"
+	rm $CFG/ports/1/subsystems/$NQN
+	rmdir $CFG/ports/1
+	echo 0 >$CFG/subsystems/$NQN/namespaces/1/enable
+	rmdir $CFG/subsystems/$NQN/namespaces/1
+	rmdir $CFG/subsystems/$NQN
+	rmmod nvmet_rdma nvmet null_blk || fail "unload nvmet"
+}
+
+# The workload, phase by phase, under the driver $IRDMA_DRIVER.
+workload() {
+	local PT
+
+	phase up
+	load_driver
+	wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 ($IRDMA_DRIVER)"
+	roce_up $ADDR
+	PT="-d irdma0 -x $GIDX -F"
+	phase rc
+	pair send ib_send_bw $PT -s 4096 -n 20
+	pair write ib_write_bw $PT -s 65536 -n 20
+	pair read ib_read_bw $PT -s 65536 -n 20
+	pair inline ib_send_lat $PT -s 64 -I 64 -n 20
+	phase ud
+	pair ud ib_send_bw $PT -c UD -s 1024 -n 20
+	phase rping
+	timeout 120 rping -s -a $ADDR -V -C 5 -S 100 >/tmp/srv.rping 2>&1 &
+	listening
+	timeout 120 rping -c -a $ADDR -V -C 5 -S 100 >/tmp/cli.rping 2>&1 ||
+		{ cat /tmp/*.rping; fail "rping client"; }
+	wait $! || fail "rping server"
+	phase nvme
+	nvme_io
+	phase mr-huge
+	/tmp/mr-huge irdma0 "$GIDX" hugetlb 2 || fail "an MR on hugetlb pages"
+	phase mw
+	/tmp/mw-bind irdma0 "$GIDX" || fail "a type 1 memory window"
+	phase verbs
+	/tmp/verbs-paths irdma0 "$GIDX" || fail "resize, flush, multicast"
+	phase counters
+	cat /sys/class/infiniband/irdma0/ports/1/hw_counters/* >/dev/null
+	rdma statistic show link irdma0/1 >/dev/null || fail "rdma statistic"
+	phase down
+	ip addr del $ADDR/24 dev "$SIM_NETDEV"
+	cq_ack_check
+	unload_driver
+}
+
+record() {
+	modprobe -a ib_core ib_uverbs || fail "ib_core"
+	load_sim nr_devices=0
+	insmod "$SIM_ICE_KO" || fail "irdma_sim_ice"
+	echo >$T/trace
+	echo 1 >$T/events/irdma_sim/enable
+	echo 1 >$T/tracing_on
+	IRDMA_DRIVER=$1 SIM_FN=irdma_sim32 SIM_NETDEV=simeth32
+	workload
+	echo 0 >$T/tracing_on
+	echo 0 >$T/events/irdma_sim/enable
+	lost=$(cat $T/per_cpu/cpu*/stats | awk '$1 == "overrun:" { n += $2 } END { print n + 0 }')
+	expect_eq "events lost from the trace buffer under $1" "$lost" 0
+	# Unloading the simulator empties the buffer of its events.
+	cp $T/trace "$OUT/$1.raw"
+	rmmod irdma_sim_ice && unload_sim
+	echo "$1: $(grep -c . "$OUT/$1.raw") trace lines"
+}
+
+echo 40000 >$T/buffer_size_kb
+gcc -O2 -Wall -o /tmp/trace-diff "$IRDMA_REPO/tests/vm/trace-diff.c" || fail "build trace-diff"
+for d in stock ours-ice; do record $d; done
+sed -n 's/^   explain //p' "$IRDMA_REPO/Documentation/sim.rst" >/tmp/explained
+[ -s /tmp/explained ] || fail "no explained differences in Documentation/sim.rst"
+/tmp/trace-diff "$OUT/stock.raw" "$OUT/ours-ice.raw" /tmp/explained >"$OUT/diff"
+rc=$?
+cat "$OUT/diff"
+[ $rc -eq 0 ] || fail "the drivers' traces differ where Documentation/sim.rst explains nothing"
+echo "PASS: $(sed -n 's/^compared: //p' "$OUT/diff")"
