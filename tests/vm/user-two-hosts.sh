@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# drivers: ours -- stock: the ice personality has one stand-in PCI function in the VM
-# perftest between two simulated functions as two hosts: function 1's
-# netdev moves into its own network namespace, the simulator's Ethernet
+# drivers: ours ours-ice stock
+# standins: 2
+# perftest between two simulated functions as two hosts: the second
+# function (1, or under the ice personality 33, the second stand-in PCI
+# function) has its netdev moved into its own network namespace, so that
+# each namespace has one function answering ARP; the simulator's Ethernet
 # switch joins the two netdevs (ARP and the perftest TCP exchange go over
 # it), and perftest runs from irdma1 in the namespace to irdma0 over the
 # RDMA fabric: RC send, write and read bandwidth, send across sizes to
@@ -12,13 +15,20 @@ ADDR=192.168.77.1
 PEER=192.168.77.2
 load_stack
 roce_up $ADDR
-echo "1 roce" >$SIM_BUS/new_device || fail "second function"
+if [ "$IRDMA_DRIVER" = ours ]; then
+	echo "1 roce" >$SIM_BUS/new_device || fail "second function"
+	PEER_NETDEV=simeth1
+else
+	PEER_NETDEV=simeth33
+fi
 wait_for '[ -e /sys/class/infiniband/irdma1 ]' || fail "no irdma1"
+expect_eq "irdma1's netdev" "$(rdma link show irdma1/1 | grep -o 'netdev [a-z0-9]*')" \
+	"netdev $PEER_NETDEV"
 ip netns add peer || fail "netns"
-ip link set simeth1 netns peer || fail "simeth1 into the namespace"
+ip link set $PEER_NETDEV netns peer || fail "$PEER_NETDEV into the namespace"
 ip -n peer link set lo up
-ip -n peer link set simeth1 up
-ip -n peer addr add $PEER/24 dev simeth1 || fail "address on simeth1"
+ip -n peer link set $PEER_NETDEV up
+ip -n peer addr add $PEER/24 dev $PEER_NETDEV || fail "address on $PEER_NETDEV"
 # A TCP connection attempt (refused) makes the namespace resolve $ADDR;
 # the switch carries the ARP request and the reply.
 reach() {
@@ -69,8 +79,10 @@ for d in irdma0 irdma1; do
 	echo "ok: $d ip4InPkts $n"
 done
 ip netns del peer
-wait_for '[ -e /sys/class/net/simeth1 ]' 10 || fail "simeth1 did not come back"
-echo 1 >$SIM_BUS/del_device || fail "removing the second function"
+wait_for "[ -e /sys/class/net/$PEER_NETDEV ]" 10 || fail "$PEER_NETDEV did not come back"
+if [ "$IRDMA_DRIVER" = ours ]; then
+	echo 1 >$SIM_BUS/del_device || fail "removing the second function"
+fi
 ip addr del $ADDR/24 dev "$SIM_NETDEV"
 unload_stack
 echo "PASS: perftest between two simulated functions as two hosts"
