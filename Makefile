@@ -41,6 +41,14 @@ ccflags-y += -DCONFIG_INFINIBAND_IRDMA_SIM_MODULE=1
 obj-m += bench/
 endif
 
+# Tests only ("make twin"): the same driver as irdma_twin.ko, which loads
+# beside Debian's irdma.ko (verbs.c: ib_core asks it for its netdev).
+ifeq ($(IRDMA_TWIN),1)
+obj-m := irdma_twin.o
+irdma_twin-y := $(irdma-y) $(irdma-m)
+ccflags-y += -DIRDMA_TWIN
+endif
+
 else
 
 IRDMA_CACHE ?= /var/cache/irdma
@@ -52,6 +60,16 @@ modules clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) IRDMA_OUT_OF_TREE=1 \
 		CONFIG_INFINIBAND_IRDMA_SIM=m $@
 
-.PHONY: all modules clean
+# The twin builds in a directory of its own, from links to these sources,
+# from scratch each time (the directory may have served another checkout).
+TWIN_DIR ?= $(IRDMA_CACHE)/twin
+twin:
+	rm -rf $(TWIN_DIR)
+	mkdir -p $(TWIN_DIR)
+	ln -sfn $(CURDIR)/*.c $(CURDIR)/*.h $(CURDIR)/Makefile $(CURDIR)/sim $(TWIN_DIR)/
+	$(MAKE) -C $(KDIR) M=$(TWIN_DIR) IRDMA_OUT_OF_TREE=1 IRDMA_TWIN=1 \
+		CONFIG_INFINIBAND_IRDMA_SIM=m modules
+
+.PHONY: all modules clean twin
 
 endif

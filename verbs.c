@@ -586,6 +586,40 @@ void irdma_port_ibevent(struct irdma_device *iwdev, bool active)
 	ib_dispatch_event(&event);
 }
 
+#ifdef IRDMA_TWIN
+/*
+ * The tests' second build of this driver (irdma_twin.ko, "make twin")
+ * loads beside Debian's irdma.ko. Both register as RDMA_DRIVER_IRDMA,
+ * the id libirdma puts in every command; the stock driver's netdev
+ * notifiers take any device ib_device_get_by_netdev() finds under that id
+ * for one of their own. The twin stays out of that lookup: ib_core learns
+ * its netdev by asking.
+ */
+static struct net_device *irdma_twin_get_netdev(struct ib_device *ibdev,
+						u32 port)
+{
+	struct net_device *netdev = to_iwdev(ibdev)->fn.res.netdev;
+
+	dev_hold(netdev);
+	return netdev;
+}
+
+static const struct ib_device_ops irdma_twin_ops = {
+	.get_netdev = irdma_twin_get_netdev,
+};
+
+static int irdma_ib_attach_netdev(struct irdma_device *iwdev)
+{
+	ib_set_device_ops(&iwdev->ibdev, &irdma_twin_ops);
+	return 0;
+}
+#else
+static int irdma_ib_attach_netdev(struct irdma_device *iwdev)
+{
+	return ib_device_set_netdev(&iwdev->ibdev, iwdev->fn.res.netdev, 1);
+}
+#endif
+
 /**
  * irdma_ib_register_device - make the function an ib_device
  * @iwdev: the device; its hardware is up
@@ -601,7 +635,7 @@ int irdma_ib_register_device(struct irdma_device *iwdev)
 	int err;
 
 	irdma_init_rdma_device(iwdev);
-	err = ib_device_set_netdev(&iwdev->ibdev, fn->res.netdev, 1);
+	err = irdma_ib_attach_netdev(iwdev);
 	dma_set_max_seg_size(fn->res.dev, UINT_MAX);
 	if (!err)
 		err = ib_register_device(&iwdev->ibdev, "irdma%d", fn->res.dev);
@@ -636,7 +670,9 @@ static int irdma_netdevice_event(struct notifier_block *nb, unsigned long event,
 	ibdev = ib_device_get_by_netdev(netdev, RDMA_DRIVER_IRDMA);
 	if (!ibdev)
 		return NOTIFY_DONE;
-	irdma_port_ibevent(to_iwdev(ibdev), event == NETDEV_UP);
+	/* Another driver's device under the same id is not ours to touch. */
+	if (ibdev->ops.owner == THIS_MODULE)
+		irdma_port_ibevent(to_iwdev(ibdev), event == NETDEV_UP);
 	ib_device_put(ibdev);
 	return NOTIFY_DONE;
 }

@@ -48,6 +48,18 @@ load_sim() {
 	insmod "$SIM_KO" "$@" || fail "insmod irdma_sim.ko failed"
 }
 
+# The ice personality replaces ice's and i40e's RDMA exports: the real
+# drivers, if a test before loaded them, go first.
+load_sim_ice() {
+	local m
+
+	for m in ice i40e; do
+		[ ! -e "/sys/module/$m/initstate" ] || rmmod "$m" ||
+			fail "rmmod $m before irdma_sim_ice"
+	done
+	insmod "$SIM_ICE_KO" || fail "insmod irdma_sim_ice.ko failed"
+}
+
 unload_sim() {
 	rmmod irdma_sim || fail "rmmod irdma_sim failed"
 }

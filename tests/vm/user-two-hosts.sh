@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # drivers: ours ours-ice stock
+# kernel: debian
 # standins: 2
 # perftest between two simulated functions as two hosts: the second
 # function (1, or under the ice personality 33, the second stand-in PCI
