@@ -66,7 +66,8 @@ TWIN_DIR ?= $(IRDMA_CACHE)/twin
 twin:
 	rm -rf $(TWIN_DIR)
 	mkdir -p $(TWIN_DIR)
-	ln -sfn $(CURDIR)/*.c $(CURDIR)/*.h $(CURDIR)/Makefile $(CURDIR)/sim $(TWIN_DIR)/
+	ln -sfn $(CURDIR)/*.c $(CURDIR)/*.h $(abspath $(firstword $(MAKEFILE_LIST))) \
+		$(CURDIR)/sim $(TWIN_DIR)/
 	$(MAKE) -C $(KDIR) M=$(TWIN_DIR) IRDMA_OUT_OF_TREE=1 IRDMA_TWIN=1 \
 		CONFIG_INFINIBAND_IRDMA_SIM=m modules
 
