@@ -645,6 +645,15 @@ static int irdma_arp_table_alloc(struct irdma_fn *fn)
 	return 0;
 }
 
+/* The sets object numbers come from, sized by the HMC's counts. */
+static int irdma_fn_ids_alloc(struct irdma_fn *fn)
+{
+	return irdma_ids_init(&fn->pd_ids, fn->max_pd) ?:
+	       irdma_ids_init(&fn->mr_ids, fn->hmc.obj[IRDMA_HMC_MR].cnt) ?:
+	       irdma_ids_init(&fn->ah_ids, fn->hmc.obj[IRDMA_HMC_FSIAV].cnt) ?:
+	       irdma_ids_init(&fn->mcast_ids, IRDMA_MAX_MCAST_GRPS);
+}
+
 /**
  * irdma_fn_probe - take over an RDMA function a front-end found
  * @res: the function's resources; copied, the caller keeps its own
@@ -671,19 +680,15 @@ struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res)
 	fn->res = *res;
 	fn->hw = res->hw_addr;
 	fn->max_pd = IRDMA_MAX_PDS;
-	irdma_ids_init(&fn->pd_ids);
 	spin_lock_init(&fn->orphan_lock);
 	INIT_LIST_HEAD(&fn->orphan_list);
 	xa_init_flags(&fn->cq_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fn->qp_table, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fn->srq_table, XA_FLAGS_ALLOC1);
 	irdma_ws_init(fn);
-	irdma_ids_init(&fn->mr_ids);
-	irdma_ids_init(&fn->ah_ids);
 	spin_lock_init(&fn->arp_lock);
 	mutex_init(&fn->mcast_lock);
 	INIT_LIST_HEAD(&fn->mcast_list);
-	irdma_ids_init(&fn->mcast_ids);
 	mutex_init(&fn->ah_lock);
 	hash_init(fn->ah_hash);
 
@@ -698,6 +703,8 @@ struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res)
 		irdma_srq_caps(fn);
 	if (!err)
 		err = irdma_arp_table_alloc(fn);
+	if (!err)
+		err = irdma_fn_ids_alloc(fn);
 	if (err) {
 		irdma_stats_fini(fn);
 		irdma_hw_deinit(fn);

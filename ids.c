@@ -2,75 +2,97 @@
 /*
  * Object numbers handed out in turn. A number that is freed is not given
  * again until the search has gone round the whole range, as the E800
- * drivers number protection domains, address handles and multicast
- * groups: a late event or completion that names an object gone finds no
- * newer object under its number, and the traces of a workload number
- * objects the same way under every driver.
+ * drivers number protection domains, address handles, memory keys and
+ * multicast groups: a late event or completion that names an object gone
+ * finds no newer object under its number, and the traces of a workload
+ * number objects the same way under every driver.
+ *
+ * Each set is a bitmap sized once the function's limits are known; taking
+ * and giving back a number allocates nothing (an IDA allocates its bitmap
+ * chunks as numbers grow, and may leak one when that fails).
  */
-#include <linux/minmax.h>
+#include <linux/bitmap.h>
+#include <linux/slab.h>
 
 #include "main.h"
 
 /**
- * irdma_ids_init - an empty set of numbers
+ * irdma_ids_init - a set of @size numbers, all free
  * @ids: the set
+ * @size: how many numbers (0 to @size - 1)
+ *
+ * Return: 0 or -ENOMEM.
  */
-void irdma_ids_init(struct irdma_ids *ids)
+int irdma_ids_init(struct irdma_ids *ids, u32 size)
 {
-	ida_init(&ids->ida);
+	spin_lock_init(&ids->lock);
 	ids->next = 0;
+	ids->size = size;
+	ids->map = bitmap_zalloc(size, GFP_KERNEL);
+	return ids->map ? 0 : -ENOMEM;
 }
 
 /**
  * irdma_ids_destroy - forget every number
- * @ids: the set
+ * @ids: the set (initialized or zeroed)
  */
 void irdma_ids_destroy(struct irdma_ids *ids)
 {
-	ida_destroy(&ids->ida);
+	bitmap_free(ids->map);
+	ids->map = NULL;
+	ids->size = 0;
 }
 
 /**
  * irdma_ids_alloc_from - the first free number at or after a start
  * @ids: the set
  * @min: the lowest number of the range
- * @max: the highest
+ * @max: the highest (beyond the set: its last)
  * @start: where the search starts (brought into the range); it wraps
  *	from @max to @min
- * @gfp: allocation context
  *
- * Return: the number, -ENOSPC when the range is full, or -ENOMEM.
+ * Context: any; takes the set's lock with interrupts off.
+ * Return: the number, or -ENOSPC when the range is full.
  */
-int irdma_ids_alloc_from(struct irdma_ids *ids, u32 min, u32 max, u32 start,
-			 gfp_t gfp)
+int irdma_ids_alloc_from(struct irdma_ids *ids, u32 min, u32 max, u32 start)
 {
-	int id;
+	unsigned long flags, id;
+	int ret = -ENOSPC;
 
+	if (!ids->size)
+		return -ENOSPC;
+	max = min(max, ids->size - 1);
 	if (min > max)
 		return -ENOSPC;
 	if (start < min || start > max)
 		start = min;
-	id = ida_alloc_range(&ids->ida, start, max, gfp);
-	if (id == -ENOSPC && start > min)
-		id = ida_alloc_range(&ids->ida, min, start - 1, gfp);
-	return id;
+	spin_lock_irqsave(&ids->lock, flags);
+	id = find_next_zero_bit(ids->map, max + 1, start);
+	if (id > max) {
+		id = find_next_zero_bit(ids->map, start, min);
+		if (id >= start)
+			id = max + 1;	/* none free */
+	}
+	if (id <= max) {
+		__set_bit(id, ids->map);
+		ret = id;
+	}
+	spin_unlock_irqrestore(&ids->lock, flags);
+	return ret;
 }
 
 /**
  * irdma_ids_alloc - the next free number after the last one given
  * @ids: the set
  * @min: the lowest number of the range
- * @max: the highest
- * @gfp: allocation context
+ * @max: the highest (beyond the set: its last)
  *
- * Concurrent callers may start from the same place; each still gets a
- * number of its own.
- *
- * Return: the number, -ENOSPC when the range is full, or -ENOMEM.
+ * Context: any.
+ * Return: the number, or -ENOSPC when the range is full.
  */
-int irdma_ids_alloc(struct irdma_ids *ids, u32 min, u32 max, gfp_t gfp)
+int irdma_ids_alloc(struct irdma_ids *ids, u32 min, u32 max)
 {
-	int id = irdma_ids_alloc_from(ids, min, max, READ_ONCE(ids->next), gfp);
+	int id = irdma_ids_alloc_from(ids, min, max, READ_ONCE(ids->next));
 
 	if (id >= 0)
 		WRITE_ONCE(ids->next, (u32)id + 1);
@@ -80,9 +102,15 @@ int irdma_ids_alloc(struct irdma_ids *ids, u32 min, u32 max, gfp_t gfp)
 /**
  * irdma_ids_free - give a number back
  * @ids: the set
- * @id: the number
+ * @id: the number (one the set gave)
  */
 void irdma_ids_free(struct irdma_ids *ids, u32 id)
 {
-	ida_free(&ids->ida, id);
+	unsigned long flags;
+
+	if (id >= ids->size)
+		return;
+	spin_lock_irqsave(&ids->lock, flags);
+	__clear_bit(id, ids->map);
+	spin_unlock_irqrestore(&ids->lock, flags);
 }

@@ -450,11 +450,15 @@ enum irdma_init_step {
 
 /**
  * struct irdma_ids - numbers handed out in turn (ids.c)
- * @ida: the numbers in use
+ * @lock: @map
+ * @map: the numbers in use
+ * @size: how many numbers the set has
  * @next: where the next search starts
  */
 struct irdma_ids {
-	struct ida ida;
+	spinlock_t lock; /* @map */
+	unsigned long *map;
+	u32 size;
 	u32 next;
 };
 
@@ -976,11 +980,10 @@ u32 irdma_next_pbl_addr(const struct irdma_pble_alloc *alloc,
 			struct irdma_pble_cursor *cur);
 
 /* ids.c: object numbers */
-void irdma_ids_init(struct irdma_ids *ids);
+int irdma_ids_init(struct irdma_ids *ids, u32 size);
 void irdma_ids_destroy(struct irdma_ids *ids);
-int irdma_ids_alloc_from(struct irdma_ids *ids, u32 min, u32 max, u32 start,
-			 gfp_t gfp);
-int irdma_ids_alloc(struct irdma_ids *ids, u32 min, u32 max, gfp_t gfp);
+int irdma_ids_alloc_from(struct irdma_ids *ids, u32 min, u32 max, u32 start);
+int irdma_ids_alloc(struct irdma_ids *ids, u32 min, u32 max);
 void irdma_ids_free(struct irdma_ids *ids, u32 id);
 
 /* utils.c: the life of a CQP request */

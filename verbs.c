@@ -250,8 +250,7 @@ static int irdma_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	if (udata && udata->outlen < offsetofend(struct irdma_alloc_pd_resp, rsvd))
 		return -EINVAL;
 
-	id = irdma_ids_alloc(&fn->pd_ids, IRDMA_RSVD_PDS, fn->max_pd - 1,
-			     GFP_KERNEL);
+	id = irdma_ids_alloc(&fn->pd_ids, IRDMA_RSVD_PDS, fn->max_pd - 1);
 	if (id < 0)
 		return id == -ENOSPC ? -EOVERFLOW : id;
 	pd->id = id;

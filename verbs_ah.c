@@ -262,8 +262,7 @@ static int irdma_create_hw_ah(struct irdma_fn *fn, struct irdma_ah_hw_info *hw,
 	struct irdma_cqp_wqe cmd;
 	int id, err;
 
-	id = irdma_ids_alloc(&fn->ah_ids, 1, fn->hmc.obj[IRDMA_HMC_FSIAV].cnt - 1,
-			     sleep ? GFP_KERNEL : GFP_ATOMIC);
+	id = irdma_ids_alloc(&fn->ah_ids, 1, fn->hmc.obj[IRDMA_HMC_FSIAV].cnt - 1);
 	if (id < 0)
 		return id == -ENOSPC ? -EOVERFLOW : id;
 	hw->id = id;

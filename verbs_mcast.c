@@ -255,7 +255,7 @@ int irdma_attach_mcast(struct ib_qp *ibqp, union ib_gid *ibgid, u16 lid)
 	if (!g) {
 		g = kzalloc(sizeof(*g), GFP_KERNEL);
 		id = irdma_ids_alloc(&fn->mcast_ids, 1,
-				     irdma_mcast_grp_count(fn) - 1, GFP_KERNEL);
+				     irdma_mcast_grp_count(fn) - 1);
 		if (!g || id < 0 ||
 		    irdma_dma_alloc(fn, &g->ctx, IRDMA_MG_CTX_SIZE, GFP_KERNEL)) {
 			if (id >= 0)

@@ -39,7 +39,7 @@ int irdma_create_stag(struct irdma_fn *fn, u32 *stag)
 		return -ENOMEM;
 	/* The search starts at a random index: keys are not guessable. */
 	idx = irdma_ids_alloc_from(&fn->mr_ids, IRDMA_RSVD_MRS, max - 1,
-				   ((r & mask) >> 8) % max, GFP_KERNEL);
+				   ((r & mask) >> 8) % max);
 	if (idx < 0)
 		return -ENOMEM;
 	*stag = ((u32)idx << 8) | (r & ~mask) | (r & 0xff);

@@ -76,7 +76,38 @@ static void irdma_qp_rings_flat_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, irdma_qp_rings_flat(broken_rq, 2, 1));
 }
 
+/*
+ * Object numbers go round (ids.c): a freed number comes back only after
+ * the search has passed the end; a full range says -ENOSPC; the set's
+ * size bounds every range.
+ */
+static void irdma_ids_turn_test(struct kunit *test)
+{
+	struct irdma_ids ids;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, irdma_ids_init(&ids, 8), 0);
+	for (i = 1; i < 8; i++)
+		KUNIT_EXPECT_EQ(test, irdma_ids_alloc(&ids, 1, 100), i);
+	KUNIT_EXPECT_EQ(test, irdma_ids_alloc(&ids, 1, 100), -ENOSPC);
+	irdma_ids_free(&ids, 5);
+	irdma_ids_free(&ids, 3);
+	KUNIT_EXPECT_EQ(test, irdma_ids_alloc(&ids, 1, 7), 3);
+	irdma_ids_free(&ids, 2);
+	KUNIT_EXPECT_EQ(test, irdma_ids_alloc(&ids, 1, 7), 5);
+	KUNIT_EXPECT_EQ(test, irdma_ids_alloc(&ids, 1, 7), 2);
+	KUNIT_EXPECT_EQ(test, irdma_ids_alloc(&ids, 1, 7), -ENOSPC);
+	irdma_ids_free(&ids, 6);
+	KUNIT_EXPECT_EQ(test, irdma_ids_alloc_from(&ids, 1, 7, 7), 6);
+	/* Out of the set: nothing happens. */
+	irdma_ids_free(&ids, 8);
+	KUNIT_EXPECT_EQ(test, irdma_ids_alloc_from(&ids, 0, 7, 0), 0);
+	irdma_ids_destroy(&ids);
+	KUNIT_EXPECT_EQ(test, irdma_ids_alloc(&ids, 0, 7), -ENOSPC);
+}
+
 static struct kunit_case irdma_verbs_cases[] = {
+	KUNIT_CASE(irdma_ids_turn_test),
 	KUNIT_CASE(irdma_qp_rings_flat_test),
 	KUNIT_CASE(irdma_flush_status_test),
 	KUNIT_CASE(irdma_mr_access_test),
