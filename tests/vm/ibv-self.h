@@ -135,6 +135,22 @@ static struct ibv_pd *self_open(const char *name, int gidx,
 	return pd;
 }
 
+/* @pages pages of memory, registered for local and remote access. */
+static inline struct ibv_mr *self_mem(struct ibv_pd *pd, unsigned int pages,
+				      __u8 **mem)
+{
+	struct ibv_mr *mr;
+
+	*mem = aligned_alloc(4096, pages * 4096UL);
+	if (!*mem)
+		die("memory", ENOMEM);
+	mr = ibv_reg_mr(pd, *mem, pages * 4096UL, IBV_ACCESS_LOCAL_WRITE |
+			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+	if (!mr)
+		die("ibv_reg_mr", errno);
+	return mr;
+}
+
 /* Everything self_open() made goes, the device closed. */
 static inline void self_close(struct ibv_pd *pd, struct ibv_context *ctx,
 			      struct ibv_device **list)

@@ -120,12 +120,12 @@ load_stack() {
 		;;
 	ours-ice)
 		load_sim nr_devices=0
-		insmod "$SIM_ICE_KO" || fail "insmod irdma_sim_ice.ko failed"
+		load_sim_ice
 		load_irdma
 		;;
 	stock)
 		load_sim nr_devices=0
-		insmod "$SIM_ICE_KO" || fail "insmod irdma_sim_ice.ko failed"
+		load_sim_ice
 		load_stock
 		;;
 	*)
@@ -245,4 +245,36 @@ pair() {
 listening() {
 	wait_for "rdma resource show cm_id 2>/dev/null | grep -q LISTEN" 20 ||
 		fail "no rdma_cm listener"
+}
+
+# The kernel's NVMe over RDMA target (nvmet-rdma) on ADDR:4420 exporting
+# /dev/nullb0 as subsystem NQN to any host; nvmet-rdma's use_srq as asked.
+NVMET_CFG=/sys/kernel/config/nvmet
+nvmet_target_up() {	# NQN ADDR USE_SRQ
+	local nqn=$1 addr=$2 cfg=$NVMET_CFG
+
+	modprobe nvmet || fail "nvmet"
+	modprobe nvmet-rdma use_srq="$3" || fail "nvmet-rdma use_srq=$3"
+	mkdir $cfg/subsystems/"$nqn" || fail "subsystem"
+	echo 1 >$cfg/subsystems/"$nqn"/attr_allow_any_host
+	mkdir $cfg/subsystems/"$nqn"/namespaces/1
+	echo /dev/nullb0 >$cfg/subsystems/"$nqn"/namespaces/1/device_path
+	echo 1 >$cfg/subsystems/"$nqn"/namespaces/1/enable || fail "namespace"
+	mkdir $cfg/ports/1
+	echo rdma >$cfg/ports/1/addr_trtype
+	echo ipv4 >$cfg/ports/1/addr_adrfam
+	echo "$addr" >$cfg/ports/1/addr_traddr
+	echo 4420 >$cfg/ports/1/addr_trsvcid
+	ln -s $cfg/subsystems/"$nqn" $cfg/ports/1/subsystems/"$nqn" || fail "port"
+}
+
+nvmet_target_down() {	# NQN
+	local nqn=$1 cfg=$NVMET_CFG
+
+	rm $cfg/ports/1/subsystems/"$nqn"
+	rmdir $cfg/ports/1
+	echo 0 >$cfg/subsystems/"$nqn"/namespaces/1/enable
+	rmdir $cfg/subsystems/"$nqn"/namespaces/1
+	rmdir $cfg/subsystems/"$nqn"
+	rmmod nvmet_rdma nvmet || fail "unload nvmet"
 }

@@ -1,17 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# irdma.ko loads into Debian's kernel, registers its front-ends with the
-# auxiliary bus, and unloads without a trace, ten times over.
+# drivers: ours stock
+# irdma.ko loads into the kernel beside the real ice and i40e, registers
+# its front-ends with the auxiliary bus, and unloads without a trace, ten
+# times over.
 . "$IRDMA_REPO/tests/vm/lib.sh"
 
 load_irdma_deps
-expect_eq "vermagic" "$(modinfo -F vermagic "$IRDMA_KO" | cut -d' ' -f1)" "$(uname -r)"
+ko=$IRDMA_KO
+if [ "$IRDMA_DRIVER" = stock ]; then
+	load_stock
+	unload_driver
+	ko=$STOCK_KO
+fi
+expect_eq "vermagic" "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" "$(uname -r)"
 
 for i in $(seq 1 10); do
-	load_irdma
+	load_driver
 	expect_eq "cycle $i: module live" "$(cat /sys/module/irdma/initstate)" live
 	[ -d /sys/bus/auxiliary/drivers/irdma ] || fail "cycle $i: no E810 driver on the auxiliary bus"
 	[ -d /sys/bus/auxiliary/drivers/irdma.gen_1 ] || fail "cycle $i: no X722 driver on the auxiliary bus"
-	unload_irdma
+	unload_driver
 	[ ! -e /sys/module/irdma ] || fail "cycle $i: module still present"
 	[ ! -e /sys/bus/auxiliary/drivers/irdma ] || fail "cycle $i: E810 driver left registered"
 	[ ! -e /sys/bus/auxiliary/drivers/irdma.gen_1 ] || fail "cycle $i: X722 driver left registered"

@@ -11,7 +11,6 @@
 
 ADDR=192.168.77.1
 NQN=irdma-sim-nvme
-CFG=/sys/kernel/config/nvmet
 
 modprobe configfs 2>/dev/null
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config ||
@@ -34,31 +33,6 @@ namespace_down() {
 load_stack
 namespace_up
 
-target_up() {
-	modprobe nvmet || fail "nvmet"
-	modprobe nvmet-rdma use_srq="$1" || fail "nvmet-rdma use_srq=$1"
-	mkdir $CFG/subsystems/$NQN || fail "subsystem"
-	echo 1 >$CFG/subsystems/$NQN/attr_allow_any_host
-	mkdir $CFG/subsystems/$NQN/namespaces/1
-	echo /dev/nullb0 >$CFG/subsystems/$NQN/namespaces/1/device_path
-	echo 1 >$CFG/subsystems/$NQN/namespaces/1/enable || fail "namespace"
-	mkdir $CFG/ports/1
-	echo rdma >$CFG/ports/1/addr_trtype
-	echo ipv4 >$CFG/ports/1/addr_adrfam
-	echo $ADDR >$CFG/ports/1/addr_traddr
-	echo 4420 >$CFG/ports/1/addr_trsvcid
-	ln -s $CFG/subsystems/$NQN $CFG/ports/1/subsystems/$NQN || fail "port"
-}
-
-target_down() {
-	rm $CFG/ports/1/subsystems/$NQN
-	rmdir $CFG/ports/1
-	echo 0 >$CFG/subsystems/$NQN/namespaces/1/enable
-	rmdir $CFG/subsystems/$NQN/namespaces/1
-	rmdir $CFG/subsystems/$NQN
-	rmmod nvmet_rdma nvmet || fail "unload nvmet"
-}
-
 # The block device the host side got for our subsystem.
 host_dev() {
 	local d
@@ -76,7 +50,7 @@ run_io() {
 	local srq=$1 dev
 
 	echo "== use_srq=$srq"
-	target_up "$srq"
+	nvmet_target_up $NQN $ADDR "$srq"
 	modprobe nvme-rdma || fail "nvme-rdma"
 	timeout 120 nvme connect -t rdma -a $ADDR -s 4420 -n $NQN ||
 		{ dmesg | tail -40; fail "nvme connect (use_srq=$srq)"; }
@@ -106,7 +80,7 @@ run_io() {
 	nvme disconnect -n $NQN || fail "nvme disconnect"
 	wait_for '! host_dev' 20 || fail "namespace still there after disconnect"
 	rmmod nvme_rdma nvme_fabrics || fail "unload nvme-rdma"
-	target_down
+	nvmet_target_down $NQN
 }
 
 run_io 0

@@ -54,13 +54,7 @@ int main(int argc, char **argv)
 	if (argc != 3)
 		return 2;
 	pd = self_open(argv[1], atoi(argv[2]), &ctx, &list);
-	mem = aligned_alloc(PAGE, 3 * PAGE);
-	if (!mem)
-		die("memory", ENOMEM);
-	mr = ibv_reg_mr(pd, mem, 3 * PAGE, IBV_ACCESS_LOCAL_WRITE |
-			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
-	if (!mr)
-		die("ibv_reg_mr", errno);
+	mr = self_mem(pd, 3, &mem);
 	if (round_trip(mr, mem, 1)) {
 		printf("FAIL: before\n");
 		return 1;

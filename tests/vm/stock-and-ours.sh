@@ -115,6 +115,31 @@ cm_pair "udaddy, server on the stock driver" "" "$NS" $ADDR udaddy \
 	"-c 2 -C 10" "-s $ADDR -c 2 -C 10"
 cm_pair "udaddy, server on ours" "$NS" "" $PEER udaddy "-c 2 -C 10" "-s $PEER -c 2 -C 10"
 
+# Function 0, on the simulator's own front-end (irdma_twin binds it too),
+# in a third namespace: frames cross the switch between it and the ice
+# personality's functions, and RDMA between it and the stock driver.
+THIRD=192.168.77.3
+echo "0 roce" >$SIM_BUS/new_device || fail "function 0"
+wait_for '[ -n "$(dev_of simeth0)" ]' || fail "no RDMA device on simeth0"
+OURS0=$(dev_of simeth0)
+ip netns add third || fail "netns third"
+ip link set simeth0 netns third || fail "simeth0 into its namespace"
+ip -n third link set lo up
+ip -n third link set simeth0 up
+ip -n third addr add $THIRD/24 dev simeth0 || fail "address on simeth0"
+ip netns exec third ping -c 2 -W 2 $PEER || fail "no ping from function 0 to 33"
+ip netns exec third ping -c 2 -W 2 $ADDR || fail "no ping from function 0 to 32"
+wait_for "[ -n \"\$(gid_of $OURS0 $THIRD)\" ]" || fail "no GID for $THIRD"
+timeout 120 ib_write_bw -d "$STOCK" -x "$GS" -F -s 65536 -n 50 >/tmp/srv.x 2>&1 &
+wait_for "ss -Htln 'sport = :18515' | grep -q LISTEN" 20 || fail "no server on $STOCK"
+timeout 120 ip netns exec third ib_write_bw -d "$OURS0" -x "$(gid_of "$OURS0" $THIRD)" -F \
+	-s 65536 -n 50 $ADDR >/tmp/cli.x 2>&1 || { cat /tmp/srv.x /tmp/cli.x; fail "RC write from function 0"; }
+wait $! || { cat /tmp/srv.x; fail "RC write: server on the stock driver"; }
+echo "ok: function 0 ($OURS0, ours, simulator front-end) to 32 ($STOCK, stock): ping, RC write"
+ip netns del third
+wait_for '[ -e /sys/class/net/simeth0 ]' 10 || fail "simeth0 did not come back"
+echo 0 >$SIM_BUS/del_device || fail "removing function 0"
+
 ip netns del peer
 wait_for '[ -e /sys/class/net/simeth33 ]' 10 || fail "simeth33 did not come back"
 rmmod irdma_twin || fail "rmmod irdma_twin"

@@ -41,7 +41,7 @@ record() {
 
 modprobe -a ib_core ib_uverbs || fail "ib_core"
 load_sim nr_devices=0
-insmod "$SIM_ICE_KO" || fail "irdma_sim_ice"
+load_sim_ice
 echo 20000 >$T/buffer_size_kb
 
 record /tmp/stock.trace load_stock

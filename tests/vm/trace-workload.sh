@@ -14,7 +14,6 @@ T=/sys/kernel/tracing
 OUT=${TEST_ARTIFACTS:-/tmp/trace}
 ADDR=192.168.77.1
 NQN=irdma-trace-nvme
-CFG=/sys/kernel/config/nvmet
 mkdir -p "$OUT"
 mountpoint -q $T || mount -t tracefs tracefs $T || fail "no tracefs"
 modprobe configfs 2>/dev/null
@@ -34,19 +33,7 @@ nvme_io() {
 	local d dev
 
 	modprobe null_blk nr_devices=1 memory_backed=1 gb=1 bs=4096 || fail "null_blk"
-	modprobe nvmet || fail "nvmet"
-	modprobe nvmet-rdma use_srq="$1" || fail "nvmet-rdma use_srq=$1"
-	mkdir $CFG/subsystems/$NQN || fail "subsystem"
-	echo 1 >$CFG/subsystems/$NQN/attr_allow_any_host
-	mkdir $CFG/subsystems/$NQN/namespaces/1
-	echo /dev/nullb0 >$CFG/subsystems/$NQN/namespaces/1/device_path
-	echo 1 >$CFG/subsystems/$NQN/namespaces/1/enable || fail "namespace"
-	mkdir $CFG/ports/1
-	echo rdma >$CFG/ports/1/addr_trtype
-	echo ipv4 >$CFG/ports/1/addr_adrfam
-	echo $ADDR >$CFG/ports/1/addr_traddr
-	echo 4420 >$CFG/ports/1/addr_trsvcid
-	ln -s $CFG/subsystems/$NQN $CFG/ports/1/subsystems/$NQN || fail "port"
+	nvmet_target_up $NQN $ADDR "$1"
 	modprobe nvme-rdma || fail "nvme-rdma"
 	# One I/O queue, no keep-alive: the same commands whatever the timing.
 	timeout 120 nvme connect -t rdma -a $ADDR -s 4420 -n $NQN -i 1 -k 0 ||
@@ -61,12 +48,8 @@ nvme_io() {
 	expect_eq "256 KiB back through nvme-rdma" "$(cmp /tmp/pattern /tmp/back && echo same)" same
 	nvme disconnect -n $NQN >/dev/null || fail "nvme disconnect"
 	rmmod nvme_rdma nvme_fabrics || fail "unload nvme-rdma"
-	rm $CFG/ports/1/subsystems/$NQN
-	rmdir $CFG/ports/1
-	echo 0 >$CFG/subsystems/$NQN/namespaces/1/enable
-	rmdir $CFG/subsystems/$NQN/namespaces/1
-	rmdir $CFG/subsystems/$NQN
-	rmmod nvmet_rdma nvmet null_blk || fail "unload nvmet"
+	nvmet_target_down $NQN
+	rmmod null_blk || fail "unload null_blk"
 }
 
 # The workload, phase by phase, under the driver $IRDMA_DRIVER.
@@ -121,7 +104,7 @@ workload() {
 record() {
 	modprobe -a ib_core ib_uverbs || fail "ib_core"
 	load_sim nr_devices=0
-	insmod "$SIM_ICE_KO" || fail "irdma_sim_ice"
+	load_sim_ice
 	echo >$T/trace
 	echo 1 >$T/events/irdma_sim/enable
 	echo 1 >$T/tracing_on

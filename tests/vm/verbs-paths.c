@@ -149,13 +149,7 @@ int main(int argc, char **argv)
 	if (argc != 3)
 		return 2;
 	pd = self_open(argv[1], atoi(argv[2]), &ctx, &list);
-	mem = aligned_alloc(PAGE, 3 * PAGE);
-	if (!mem)
-		die("memory", ENOMEM);
-	mr = ibv_reg_mr(pd, mem, 3 * PAGE, IBV_ACCESS_LOCAL_WRITE |
-			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
-	if (!mr)
-		die("ibv_reg_mr", errno);
+	mr = self_mem(pd, 3, &mem);
 	bad = resize_with_completions(mr, mem) || flush_receives(mr, mem) ||
 	      multicast(pd);
 	ibv_dereg_mr(mr);
