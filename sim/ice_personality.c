@@ -107,14 +107,15 @@ EXPORT_SYMBOL_GPL(ice_add_rdma_qset);
  */
 int ice_del_rdma_qset(struct ice_pf *pf, struct iidc_rdma_qset_params *qset)
 {
+	int err;
+
 	if (!pf || !qset)
 		return -EINVAL;
+	err = qset->vport_id == sim_ice_from_pf(pf)->vsi.vsi_num ? 0 : -EINVAL;
 	irdma_sim_trace_ice(sim_ice_from_pf(pf)->id, __func__, qset->qs_handle,
-			    qset->tc, qset->vport_id,
-			    qset->vport_id != sim_ice_from_pf(pf)->vsi.vsi_num ?
-			    -EINVAL : 0);
-	if (qset->vport_id != sim_ice_from_pf(pf)->vsi.vsi_num)
-		return -EINVAL;
+			    qset->tc, qset->vport_id, err);
+	if (err)
+		return err;
 	irdma_sim_qset_del(sim_ice_from_pf(pf)->sim, qset->teid);
 	return 0;
 }
@@ -151,13 +152,15 @@ EXPORT_SYMBOL_GPL(ice_rdma_request_reset);
  */
 int ice_rdma_update_vsi_filter(struct ice_pf *pf, u16 vsi_id, bool enable)
 {
+	int err;
+
 	if (!pf)
 		return -EINVAL;
+	err = vsi_id == sim_ice_from_pf(pf)->vsi.vsi_num ? 0 : -EINVAL;
 	irdma_sim_trace_ice(sim_ice_from_pf(pf)->id, __func__, vsi_id, enable, 0,
-			    vsi_id != sim_ice_from_pf(pf)->vsi.vsi_num ?
-			    -EINVAL : 0);
-	if (vsi_id != sim_ice_from_pf(pf)->vsi.vsi_num)
-		return -EINVAL;
+			    err);
+	if (err)
+		return err;
 	irdma_sim_rdma_filter(sim_ice_from_pf(pf)->sim, enable);
 	return 0;
 }
