@@ -457,71 +457,68 @@ static void irdma_ib_dealloc_device(struct ib_device *ibdev)
 	irdma_fn_free_tables(fn);
 }
 
-/* An op served by the verb of the same name. */
-#define IRDMA_OP(name)	.name = irdma_##name
-
 /* What RoCEv2 and iWARP ports answer differently. */
 static const struct ib_device_ops irdma_ops_rocev2 = {
-	IRDMA_OP(modify_qp),
-	IRDMA_OP(get_link_layer),
-	IRDMA_OP(query_pkey),
-	IRDMA_OP(create_ah),
-	IRDMA_OP(create_user_ah),
-	IRDMA_OP(destroy_ah),
-	IRDMA_OP(query_ah),
-	IRDMA_OP(attach_mcast),
-	IRDMA_OP(detach_mcast),
+	.modify_qp = irdma_modify_qp,
+	.get_link_layer = irdma_get_link_layer,
+	.query_pkey = irdma_query_pkey,
+	.create_ah = irdma_create_ah,
+	.create_user_ah = irdma_create_user_ah,
+	.destroy_ah = irdma_destroy_ah,
+	.query_ah = irdma_query_ah,
+	.attach_mcast = irdma_attach_mcast,
+	.detach_mcast = irdma_detach_mcast,
 	INIT_RDMA_OBJ_SIZE(ib_ah, irdma_ah, ibah),
 };
 
 static const struct ib_device_ops irdma_ops_iwarp = {
-	IRDMA_OP(modify_qp),
-	IRDMA_OP(query_gid),
+	.modify_qp = irdma_modify_qp,
+	.query_gid = irdma_query_gid,
 };
 
 static const struct ib_device_ops irdma_ops_common = {
 	/* the device and its port */
-	IRDMA_OP(query_device),
-	IRDMA_OP(query_port),
-	IRDMA_OP(get_port_immutable),
-	IRDMA_OP(get_dev_fw_str),
-	IRDMA_OP(alloc_hw_port_stats),
-	IRDMA_OP(get_hw_stats),
+	.query_device = irdma_query_device,
+	.query_port = irdma_query_port,
+	.get_port_immutable = irdma_get_port_immutable,
+	.get_dev_fw_str = irdma_get_dev_fw_str,
+	.alloc_hw_port_stats = irdma_alloc_hw_port_stats,
+	.get_hw_stats = irdma_get_hw_stats,
 	.dealloc_driver = irdma_ib_dealloc_device,
 
 	/* user contexts and their mappings */
-	IRDMA_OP(alloc_ucontext),
-	IRDMA_OP(dealloc_ucontext),
-	IRDMA_OP(disassociate_ucontext),
-	IRDMA_OP(mmap),
-	IRDMA_OP(mmap_free),
+	.alloc_ucontext = irdma_alloc_ucontext,
+	.dealloc_ucontext = irdma_dealloc_ucontext,
+	.disassociate_ucontext = irdma_disassociate_ucontext,
+	.mmap = irdma_mmap,
+	.mmap_free = irdma_mmap_free,
 
 	/* protection domains */
-	IRDMA_OP(alloc_pd),
-	IRDMA_OP(dealloc_pd),
+	.alloc_pd = irdma_alloc_pd,
+	.dealloc_pd = irdma_dealloc_pd,
 
 	/* completion queues */
-	IRDMA_OP(create_cq),
-	IRDMA_OP(destroy_cq),
-	IRDMA_OP(poll_cq),
-	IRDMA_OP(req_notify_cq),
-	IRDMA_OP(resize_cq),
+	.create_cq = irdma_create_cq,
+	.destroy_cq = irdma_destroy_cq,
+	.poll_cq = irdma_poll_cq,
+	.req_notify_cq = irdma_req_notify_cq,
+	.resize_cq = irdma_resize_cq,
 
 	/* queue pairs and their work */
-	IRDMA_OP(create_qp),
-	IRDMA_OP(query_qp),
-	IRDMA_OP(destroy_qp),
-	IRDMA_OP(post_send),
-	IRDMA_OP(post_recv),
+	.create_qp = irdma_create_qp,
+	.query_qp = irdma_query_qp,
+	.destroy_qp = irdma_destroy_qp,
+	.post_send = irdma_post_send,
+	.post_recv = irdma_post_recv,
 
 	/* memory */
-	IRDMA_OP(get_dma_mr),
-	IRDMA_OP(alloc_mr),
-	IRDMA_OP(map_mr_sg),
-	IRDMA_OP(reg_user_mr),
-	IRDMA_OP(alloc_mw),
-	IRDMA_OP(dealloc_mw),
-	IRDMA_OP(dereg_mr),
+	.get_dma_mr = irdma_get_dma_mr,
+	.alloc_mr = irdma_alloc_mr,
+	.map_mr_sg = irdma_map_mr_sg,
+	.reg_user_mr = irdma_reg_user_mr,
+	.alloc_mw = irdma_alloc_mw,
+	.dealloc_mw = irdma_dealloc_mw,
+	.dereg_mr = irdma_dereg_mr,
 
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, irdma_ucontext, ibucontext),
 	INIT_RDMA_OBJ_SIZE(ib_pd, irdma_pd, ibpd),
