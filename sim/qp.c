@@ -1220,9 +1220,6 @@ static bool sim_sq_step(struct sim_dev *sdev, struct sim_qp *qp,
 	}
 
 	sim_exec(sdev, qp, wqe, &r);
-	if (!r.busy)
-		trace_irdma_sim_wqe(sdev->id, qp->id, "sq", qp->priv, wqe,
-				    quanta * 4);
 	if (r.busy)
 		return false;
 	/*
@@ -1236,6 +1233,8 @@ static bool sim_sq_step(struct sim_dev *sdev, struct sim_qp *qp,
 			return false;
 		r.req_ae = IRDMA_AE_LLP_TOO_MANY_RNRS;
 	}
+	/* Done with, once: a WQE an RNR NAK sends back is traced when it goes. */
+	trace_irdma_sim_wqe(sdev->id, qp->id, "sq", qp->priv, wqe, quanta * 4);
 	qp->rnr_until = 0;
 	if (!r.req_ae && r.len_valid)
 		sim_count_msg(sdev, r.ipv4, r.len, true, r.rdma_stat);

@@ -263,9 +263,6 @@ static const struct cqp_op *cqp_op_of(int op)
 	return NULL;
 }
 
-/* Any field of an unknown command that holds a kernel-sized number. */
-static const struct mask addr_heuristic[] = { END };
-
 static int parse_u64s(const char *s, __u64 *q, int max)
 {
 	int n = 0;
@@ -303,7 +300,8 @@ static void do_cqp(struct phase *ph, const char *s)
 		cat(rec, "cqp %s", o->name);
 	else
 		cat(rec, "cqp op%#x", op);
-	put_qwords(rec, ph, q, 8, o ? o->m : addr_heuristic, cqp_qw);
+	/* A command not in the table is compared whole. */
+	put_qwords(rec, ph, q, 8, o ? o->m : NULL, cqp_qw);
 	cat(rec, " -> %#x/%#x", maj, min);
 	if (o && o->once)
 		for (i = 0; i < ph->n; i++)
