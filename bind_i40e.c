@@ -106,27 +106,10 @@ static const struct auxiliary_device_id irdma_i40e_id_table[] = {
 };
 MODULE_DEVICE_TABLE(auxiliary, irdma_i40e_id_table);
 
-static struct auxiliary_driver irdma_i40e_drv = {
+struct auxiliary_driver irdma_i40e_frontend = {
 	.name = "gen_1",
 	.id_table = irdma_i40e_id_table,
 	.probe = irdma_i40e_probe,
 	.remove = irdma_i40e_remove,
 };
 
-/**
- * irdma_i40e_register - start serving i40e's iWARP functions
- *
- * Return: 0 or a negative errno from the auxiliary bus.
- */
-int irdma_i40e_register(void)
-{
-	return auxiliary_driver_register(&irdma_i40e_drv);
-}
-
-/**
- * irdma_i40e_unregister - release every i40e iWARP function
- */
-void irdma_i40e_unregister(void)
-{
-	auxiliary_driver_unregister(&irdma_i40e_drv);
-}

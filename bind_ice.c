@@ -175,7 +175,7 @@ static const struct auxiliary_device_id irdma_ice_id_table[] = {
 };
 MODULE_DEVICE_TABLE(auxiliary, irdma_ice_id_table);
 
-static struct iidc_auxiliary_drv irdma_ice_drv = {
+struct iidc_auxiliary_drv irdma_ice_frontend = {
 	.adrv = {
 		.id_table = irdma_ice_id_table,
 		.probe = irdma_ice_probe,
@@ -184,20 +184,3 @@ static struct iidc_auxiliary_drv irdma_ice_drv = {
 	.event_handler = irdma_ice_event_handler,
 };
 
-/**
- * irdma_ice_register - start serving ice's RDMA functions
- *
- * Return: 0 or a negative errno from the auxiliary bus.
- */
-int irdma_ice_register(void)
-{
-	return auxiliary_driver_register(&irdma_ice_drv.adrv);
-}
-
-/**
- * irdma_ice_unregister - release every ice RDMA function
- */
-void irdma_ice_unregister(void)
-{
-	auxiliary_driver_unregister(&irdma_ice_drv.adrv);
-}

@@ -145,7 +145,7 @@ static void irdma_sim_event_handler(struct irdma_sim_adev *sadev,
 	irdma_fn_event(fn, events, reg);
 }
 
-static struct irdma_sim_aux_driver irdma_sim_drv = {
+struct irdma_sim_aux_driver irdma_sim_frontend = {
 	.adrv = {
 		.name = "sim",
 		.id_table = irdma_sim_id_table,
@@ -155,20 +155,3 @@ static struct irdma_sim_aux_driver irdma_sim_drv = {
 	.event_handler = irdma_sim_event_handler,
 };
 
-/**
- * irdma_sim_register - start serving simulated functions
- *
- * Return: 0 or a negative errno from the auxiliary bus.
- */
-int irdma_sim_register(void)
-{
-	return auxiliary_driver_register(&irdma_sim_drv.adrv);
-}
-
-/**
- * irdma_sim_unregister - release every simulated function
- */
-void irdma_sim_unregister(void)
-{
-	auxiliary_driver_unregister(&irdma_sim_drv.adrv);
-}

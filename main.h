@@ -596,14 +596,28 @@ void *irdma_dma_pages_va(const struct irdma_dma_pages *pages, size_t off);
 void irdma_umem_release(struct irdma_fn *fn, struct ib_umem *umem,
 			bool hw_done);
 
-/* hw.c */
+/* main.c: the function's life cycle */
 struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res);
 void irdma_fn_remove(struct irdma_fn *fn);
-void irdma_fn_free_tables(struct irdma_fn *fn);
-void irdma_fn_rdma_filter(struct irdma_fn *fn, bool on);
-enum irdma_ae_target irdma_ae_target(u16 code, u8 source);
+
+/* hw.c: bring-up, teardown, the event queues */
 int irdma_hw_init(struct irdma_fn *fn);
 void irdma_hw_deinit(struct irdma_fn *fn);
+
+/*
+ * The event entry points: where the event queues (hw.c) hand a CQ's
+ * completion event or an object's asynchronous event to the verbs layer,
+ * the hardware layer's only calls upward.
+ */
+void irdma_cq_ceq_event(struct irdma_fn *fn, u64 ctx);
+void irdma_cq_async_event(struct irdma_fn *fn, u32 id);
+void irdma_qp_suspended(struct irdma_fn *fn, u32 qp_id);
+void irdma_qp_async_event(struct irdma_fn *fn, u32 qp_id, u16 code, u8 source,
+			  u32 wqe_idx);
+void irdma_srq_event(struct irdma_fn *fn, u32 srq_id);
+
+/* ae.c */
+enum irdma_ae_target irdma_ae_target(u16 code, u8 source);
 
 /* ctrl.c: the CQP and the commands' layouts */
 u64 irdma_cqp_wqe_hdr(u8 op, bool polarity);
@@ -998,31 +1012,15 @@ void irdma_addr_ntoh(u32 *dst, const __be32 *src, unsigned int words);
 void irdma_addr_hton(__be32 *dst, const u32 *src, unsigned int words);
 
 /*
- * Front-ends: each gathers its functions' resources and calls the core.
- * One whose LAN driver is not built has nothing to register.
+ * Front-ends: each gathers its functions' resources and calls
+ * irdma_fn_probe(); main.c registers their auxiliary drivers. One whose LAN
+ * driver is not built has none.
  */
-#if IS_ENABLED(CONFIG_ICE)
-int irdma_ice_register(void);
-void irdma_ice_unregister(void);
-#else
-static inline int irdma_ice_register(void) { return 0; }
-static inline void irdma_ice_unregister(void) { }
-#endif
-
-#if IS_ENABLED(CONFIG_INFINIBAND_IRDMA_SIM)
-int irdma_sim_register(void);
-void irdma_sim_unregister(void);
-#else
-static inline int irdma_sim_register(void) { return 0; }
-static inline void irdma_sim_unregister(void) { }
-#endif
-
-#if IS_ENABLED(CONFIG_I40E)
-int irdma_i40e_register(void);
-void irdma_i40e_unregister(void);
-#else
-static inline int irdma_i40e_register(void) { return 0; }
-static inline void irdma_i40e_unregister(void) { }
-#endif
+struct auxiliary_driver;
+struct iidc_auxiliary_drv;
+struct irdma_sim_aux_driver;
+extern struct auxiliary_driver irdma_i40e_frontend;
+extern struct iidc_auxiliary_drv irdma_ice_frontend;
+extern struct irdma_sim_aux_driver irdma_sim_frontend;
 
 #endif /* IRDMA_MAIN_H */

@@ -439,24 +439,6 @@ static void irdma_mmap_free(struct rdma_user_mmap_entry *rdma_entry)
 	kfree(container_of(rdma_entry, struct irdma_mmap_entry, rdma_entry));
 }
 
-/*
- * Queues, memory registration and the data path arrive with the kernel
- * verbs; until then ib_core gets a clear "not supported".
- */
-/**
- * irdma_ib_dealloc_device - ib_core is done with the device: free the hardware
- * @ibdev: the device
- */
-static void irdma_ib_dealloc_device(struct ib_device *ibdev)
-{
-	struct irdma_fn *fn = &to_iwdev(ibdev)->fn;
-
-	irdma_fn_rdma_filter(fn, false);
-	irdma_stats_fini(fn);
-	irdma_hw_deinit(fn);
-	irdma_fn_free_tables(fn);
-}
-
 /* What RoCEv2 and iWARP ports answer differently. */
 static const struct ib_device_ops irdma_ops_rocev2 = {
 	.modify_qp = irdma_modify_qp,
@@ -484,7 +466,6 @@ static const struct ib_device_ops irdma_ops_common = {
 	.get_dev_fw_str = irdma_get_dev_fw_str,
 	.alloc_hw_port_stats = irdma_alloc_hw_port_stats,
 	.get_hw_stats = irdma_get_hw_stats,
-	.dealloc_driver = irdma_ib_dealloc_device,
 
 	/* user contexts and their mappings */
 	.alloc_ucontext = irdma_alloc_ucontext,
@@ -621,7 +602,7 @@ static int irdma_ib_attach_netdev(struct irdma_device *iwdev)
  * @iwdev: the device; its hardware is up
  *
  * Once this is called, ib_core owns @iwdev: on failure it has been freed,
- * hardware and all, through irdma_ib_dealloc_device().
+ * hardware and all, through its dealloc_driver (main.c).
  *
  * Return: 0 or a negative errno.
  */

@@ -398,8 +398,6 @@ int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata);
 int irdma_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *entry);
 int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
-void irdma_cq_ceq_event(struct irdma_fn *fn, u64 ctx);
-void irdma_cq_async_event(struct irdma_fn *fn, u32 id);
 void irdma_clean_cqes(struct irdma_qp *qp, struct irdma_cq *cq);
 void irdma_cq_add_sw_cqe(struct irdma_cq *cq, struct irdma_sw_cqe *cqe);
 bool irdma_cq_hw_empty(struct irdma_cq *cq);
@@ -416,13 +414,10 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
 void irdma_qp_sw_flush_kick(struct irdma_qp *qp);
 struct irdma_qp *irdma_qp_get_live(struct irdma_fn *fn, u32 qp_id);
 void irdma_qp_put(struct irdma_qp *qp);
-void irdma_qp_suspended(struct irdma_fn *fn, u32 qp_id);
 void irdma_qps_fail_unscheduled(struct irdma_fn *fn);
 u16 irdma_ws_qs_handle(struct irdma_fn *fn, u8 user_pri);
 int irdma_ws_qp_join(struct irdma_qp *qp, u8 user_pri);
 void irdma_ws_qp_leave(struct irdma_qp *qp);
-void irdma_qp_async_event(struct irdma_fn *fn, u32 qp_id, u16 code, u8 source,
-			  u32 wqe_idx);
 
 /* verbs_srq.c */
 int irdma_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *initattrs,
@@ -434,7 +429,6 @@ int irdma_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
 int irdma_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 			const struct ib_recv_wr **bad_wr);
 void irdma_srq_caps(struct irdma_fn *fn);
-void irdma_srq_event(struct irdma_fn *fn, u32 srq_id);
 void irdma_srq_release(struct irdma_srq *srq, u32 count);
 void irdma_set_srq_ops(struct ib_device *ibdev);
 void irdma_set_iw_cm_ops(struct ib_device *ibdev);
