@@ -10,7 +10,7 @@ ifneq ($(KERNELRELEASE),)
 
 obj-$(CONFIG_INFINIBAND_IRDMA) += irdma.o
 
-irdma-y := main.o hw.o ae.o events.o ctrl.o ctrl_qp.o ctrl_srq.o ctrl_mem.o \
+irdma-y := main.o hw.o ae.o events.o cqp.o ctrl.o ctrl_qp.o ctrl_srq.o ctrl_mem.o \
 	hmc.o pble.o pages.o utils.o uk.o ws.o ids.o \
 	verbs.o verbs_cq.o verbs_qp.o verbs_post.o verbs_mr.o verbs_ah.o \
 	verbs_stats.o verbs_srq.o verbs_push.o verbs_mcast.o verbs_user.o \

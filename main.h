@@ -575,6 +575,7 @@ static inline void irdma_wr32(struct irdma_fn *fn, u32 reg, u32 val)
 	writel(val, fn->hw + reg);
 }
 
+/* utils.c: coherent DMA memory, and memory the device may still own */
 int irdma_dma_alloc(struct irdma_fn *fn, struct irdma_dma_mem *mem,
 		    size_t size, gfp_t gfp);
 int irdma_dma_alloc_block(struct irdma_fn *fn, struct irdma_dma_mem *mem,
@@ -587,14 +588,18 @@ void irdma_dma_free_orphans(struct irdma_fn *fn, bool hw_down);
 struct ib_umem;
 void irdma_orphan_keep(struct irdma_fn *fn, struct ib_umem *umem,
 		       struct irdma_dma_pages *pages);
+void irdma_umem_release(struct irdma_fn *fn, struct ib_umem *umem,
+			bool hw_done);
+void irdma_addr_ntoh(u32 *dst, const __be32 *src, unsigned int words);
+void irdma_addr_hton(__be32 *dst, const u32 *src, unsigned int words);
+
+/* pages.c: coherent memory in separate 4 KiB pages */
 int irdma_dma_pages_alloc(struct irdma_fn *fn, struct irdma_dma_pages *pages,
 			  size_t bytes);
 void irdma_dma_pages_free(struct irdma_fn *fn, struct irdma_dma_pages *pages);
 void irdma_dma_pages_release(struct irdma_fn *fn,
 			     struct irdma_dma_pages *pages, bool hw_done);
 void *irdma_dma_pages_va(const struct irdma_dma_pages *pages, size_t off);
-void irdma_umem_release(struct irdma_fn *fn, struct ib_umem *umem,
-			bool hw_done);
 
 /* main.c: the function's life cycle */
 struct irdma_fn *irdma_fn_probe(const struct irdma_fn_res *res);
@@ -619,16 +624,22 @@ void irdma_srq_event(struct irdma_fn *fn, u32 srq_id);
 /* ae.c */
 enum irdma_ae_target irdma_ae_target(u16 code, u8 source);
 
-/* ctrl.c: the CQP and the commands' layouts */
-u64 irdma_cqp_wqe_hdr(u8 op, bool polarity);
-void irdma_cqp_wqe_set_hdr(__le64 *wqe, u64 hdr);
-int irdma_init_uk_attrs(enum irdma_hw_gen gen, struct irdma_uk_attrs *attrs);
+/* cqp.c: the CQP, and the life of a request on it */
 int irdma_cqp_create(struct irdma_fn *fn);
 int irdma_cqp_destroy(struct irdma_fn *fn);
 int irdma_cqp_post(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd,
 		   u32 *idx);
-int irdma_ccq_next(struct irdma_fn *fn, u32 *idx, struct irdma_cqp_compl *compl);
+int irdma_cqp_exec(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd,
+		   struct irdma_cqp_compl *compl);
+int irdma_cqp_post_async(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd);
+int irdma_cqp_exec_atomic(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd);
+int irdma_cqp_exec_ccq_create(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd);
+void irdma_cqp_process_ccq(struct irdma_fn *fn);
 void irdma_ccq_arm(struct irdma_fn *fn);
+
+/* ctrl.c: command layouts; the CQP's own, CQ and EQ commands */
+u64 irdma_cqp_wqe_hdr(u8 op, bool polarity);
+void irdma_cqp_wqe_set_hdr(__le64 *wqe, u64 hdr);
 void irdma_build_query_fpm(struct irdma_cqp_wqe *cmd, u8 fn_id, dma_addr_t buf);
 void irdma_build_commit_fpm(struct irdma_cqp_wqe *cmd, u8 fn_id, dma_addr_t buf);
 void irdma_build_update_sds(struct irdma_cqp_wqe *cmd, u8 fn_id,
@@ -834,20 +845,6 @@ void irdma_build_ws_node(struct irdma_cqp_wqe *cmd, u8 op,
 void irdma_build_suspend_qp(struct irdma_cqp_wqe *cmd, u32 qp_id);
 void irdma_build_resume_qp(struct irdma_cqp_wqe *cmd, u32 qp_id,
 			   u16 qs_handle);
-void irdma_ws_init(struct irdma_fn *fn);
-void irdma_ws_fini(struct irdma_fn *fn);
-void irdma_ws_suspended(struct irdma_fn *fn);
-void irdma_ws_tc_before(struct irdma_fn *fn);
-bool irdma_ws_tc_after(struct irdma_fn *fn);
-void irdma_fn_load_qos(struct irdma_fn *fn);
-
-/* The LAN driver's events (ice's IIDC events), for irdma_fn_event(). */
-#define IRDMA_EVENT_AFTER_MTU	BIT(0)
-#define IRDMA_EVENT_BEFORE_TC	BIT(1)
-#define IRDMA_EVENT_AFTER_TC	BIT(2)
-#define IRDMA_EVENT_CRIT_ERR	BIT(3)
-
-void irdma_fn_event(struct irdma_fn *fn, u32 events, u32 reg);
 void irdma_build_manage_arp(struct irdma_cqp_wqe *cmd, u16 idx,
 			    const u8 *mac, bool add);
 void irdma_build_manage_push_page(struct irdma_cqp_wqe *cmd, u16 qs_handle,
@@ -904,6 +901,22 @@ struct irdma_srq_hw_info {
 	u8 pbl_levels;
 	u32 first_pble;
 };
+
+/* ws.c: the work scheduler tree and the QoS the LAN driver set */
+void irdma_ws_init(struct irdma_fn *fn);
+void irdma_ws_fini(struct irdma_fn *fn);
+void irdma_ws_suspended(struct irdma_fn *fn);
+void irdma_ws_tc_before(struct irdma_fn *fn);
+bool irdma_ws_tc_after(struct irdma_fn *fn);
+void irdma_fn_load_qos(struct irdma_fn *fn);
+
+/* events.c: the LAN driver's events (ice's IIDC events) */
+#define IRDMA_EVENT_AFTER_MTU	BIT(0)
+#define IRDMA_EVENT_BEFORE_TC	BIT(1)
+#define IRDMA_EVENT_AFTER_TC	BIT(2)
+#define IRDMA_EVENT_CRIT_ERR	BIT(3)
+
+void irdma_fn_event(struct irdma_fn *fn, u32 events, u32 reg);
 
 /* ctrl_srq.c: shared receive queues */
 void irdma_build_create_srq(struct irdma_cqp_wqe *cmd,
@@ -999,17 +1012,6 @@ void irdma_ids_destroy(struct irdma_ids *ids);
 int irdma_ids_alloc_from(struct irdma_ids *ids, u32 min, u32 max, u32 start);
 int irdma_ids_alloc(struct irdma_ids *ids, u32 min, u32 max);
 void irdma_ids_free(struct irdma_ids *ids, u32 id);
-
-/* utils.c: the life of a CQP request */
-int irdma_cqp_exec(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd,
-		   struct irdma_cqp_compl *compl);
-int irdma_cqp_post_async(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd);
-int irdma_cqp_exec_atomic(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd);
-int irdma_cqp_exec_ccq_create(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd);
-void irdma_cqp_process_ccq(struct irdma_fn *fn);
-void irdma_cqp_flush_waiters(struct irdma_fn *fn);
-void irdma_addr_ntoh(u32 *dst, const __be32 *src, unsigned int words);
-void irdma_addr_hton(__be32 *dst, const u32 *src, unsigned int words);
 
 /*
  * Front-ends: each gathers its functions' resources and calls

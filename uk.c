@@ -893,3 +893,47 @@ int irdma_uk_post_srq(struct irdma_uk_srq *srq, u64 wr_id,
 	WRITE_ONCE(srq->shadow[0], cpu_to_le64(srq->idx.head));
 	return 0;
 }
+
+/**
+ * irdma_init_uk_attrs - queue limits of a hardware generation
+ * @gen: the generation
+ * @attrs: filled with the generation's limits
+ *
+ * Return: 0, or -EINVAL for an unknown generation.
+ */
+int irdma_init_uk_attrs(enum irdma_hw_gen gen, struct irdma_uk_attrs *attrs)
+{
+	switch (gen) {
+	case IRDMA_GEN_1:
+		*attrs = (struct irdma_uk_attrs) {
+			.hw_rev = gen,
+			.max_hw_wq_frags = IRDMA_GEN1_MAX_WQ_FRAGS,
+			.max_hw_read_sges = IRDMA_GEN1_MAX_READ_SGES,
+			.max_hw_inline = IRDMA_GEN1_MAX_INLINE,
+			.max_hw_rq_quanta = IRDMA_GEN1_MAX_RQ_QUANTA,
+			.max_hw_wq_quanta = IRDMA_GEN1_MAX_WQ_QUANTA,
+			.max_hw_sq_chunk = IRDMA_GEN1_MAX_QUANTA_PER_WR,
+			.min_hw_wq_size = IRDMA_GEN1_MIN_WQ_SIZE,
+			.min_hw_cq_size = IRDMA_MIN_CQ_SIZE,
+			.max_hw_cq_size = IRDMA_MAX_CQ_SIZE,
+		};
+		return 0;
+	case IRDMA_GEN_2:
+		*attrs = (struct irdma_uk_attrs) {
+			.hw_rev = gen,
+			.max_hw_wq_frags = IRDMA_GEN2_MAX_WQ_FRAGS,
+			.max_hw_read_sges = IRDMA_GEN2_MAX_READ_SGES,
+			.max_hw_inline = IRDMA_GEN2_MAX_INLINE,
+			.max_hw_rq_quanta = IRDMA_QP_SW_MAX_RQ_QUANTA,
+			.max_hw_wq_quanta = IRDMA_QP_SW_MAX_WQ_QUANTA,
+			.max_hw_sq_chunk = IRDMA_MAX_QUANTA_PER_WR,
+			.min_hw_wq_size = IRDMA_GEN2_MIN_WQ_SIZE,
+			.min_hw_cq_size = IRDMA_MIN_CQ_SIZE,
+			.max_hw_cq_size = IRDMA_MAX_CQ_SIZE,
+			.feature_flags = IRDMA_FEATURE_RTS_AE |
+					 IRDMA_FEATURE_CQ_RESIZE,
+		};
+		return 0;
+	}
+	return -EINVAL;
+}

@@ -80,6 +80,7 @@ static inline bool irdma_ring_empty(const struct irdma_ring *ring)
 	return ring->head == ring->tail;
 }
 
+int irdma_init_uk_attrs(enum irdma_hw_gen gen, struct irdma_uk_attrs *attrs);
 int irdma_ring_produce(struct irdma_ring *ring, u32 count, u32 spare,
 		       u32 *first);
 int irdma_ring_consume(struct irdma_ring *ring, u32 count);

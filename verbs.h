@@ -381,12 +381,14 @@ static inline struct irdma_device *fn_to_iwdev(struct irdma_fn *fn)
 	return container_of(fn, struct irdma_device, fn);
 }
 
+/* verbs.c */
 enum ib_wc_status irdma_flush_err_to_ib_wc_status(enum irdma_flush_opcode opcode);
 u16 irdma_get_mr_access(int access);
 int irdma_ib_register_device(struct irdma_device *iwdev);
 void irdma_ib_unregister_device(struct irdma_device *iwdev);
 void irdma_port_ibevent(struct irdma_device *iwdev, bool active);
 int irdma_register_notifiers(void);
+void irdma_unregister_notifiers(void);
 struct rdma_user_mmap_entry *
 irdma_mmap_entry_insert(struct irdma_ucontext *uctx, u64 bar_offset, bool wc,
 			u64 *key);
@@ -400,6 +402,7 @@ int irdma_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *entry);
 int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 void irdma_clean_cqes(struct irdma_qp *qp, struct irdma_cq *cq);
 void irdma_cq_add_sw_cqe(struct irdma_cq *cq, struct irdma_sw_cqe *cqe);
+void irdma_cq_kick(struct irdma_cq *cq);
 bool irdma_cq_hw_empty(struct irdma_cq *cq);
 enum ib_wc_opcode irdma_sq_wc_opcode(u8 op);
 
@@ -415,6 +418,8 @@ void irdma_qp_sw_flush_kick(struct irdma_qp *qp);
 struct irdma_qp *irdma_qp_get_live(struct irdma_fn *fn, u32 qp_id);
 void irdma_qp_put(struct irdma_qp *qp);
 void irdma_qps_fail_unscheduled(struct irdma_fn *fn);
+
+/* ws.c: the QPs' queue sets */
 u16 irdma_ws_qs_handle(struct irdma_fn *fn, u8 user_pri);
 int irdma_ws_qp_join(struct irdma_qp *qp, u8 user_pri);
 void irdma_ws_qp_leave(struct irdma_qp *qp);
@@ -426,12 +431,9 @@ int irdma_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 		     enum ib_srq_attr_mask attr_mask, struct ib_udata *udata);
 int irdma_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
 int irdma_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
-int irdma_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
-			const struct ib_recv_wr **bad_wr);
 void irdma_srq_caps(struct irdma_fn *fn);
 void irdma_srq_release(struct irdma_srq *srq, u32 count);
 void irdma_set_srq_ops(struct ib_device *ibdev);
-void irdma_set_iw_cm_ops(struct ib_device *ibdev);
 void irdma_srq_query_device(struct irdma_fn *fn, struct ib_device_attr *props);
 
 /* verbs_push.c */
@@ -448,6 +450,8 @@ int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		    const struct ib_send_wr **bad_wr);
 int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		    const struct ib_recv_wr **bad_wr);
+int irdma_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
+			const struct ib_recv_wr **bad_wr);
 
 /* verbs_mr.c */
 struct ib_mr *irdma_get_dma_mr(struct ib_pd *pd, int access);
@@ -457,6 +461,7 @@ int irdma_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 		    unsigned int *sg_offset);
 int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 int irdma_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
+int irdma_dealloc_mw(struct ib_mw *ibmw);
 int irdma_create_stag(struct irdma_fn *fn, u32 *stag);
 void irdma_free_stag(struct irdma_fn *fn, u32 stag);
 int irdma_hwreg_mr(struct irdma_fn *fn, struct irdma_mr *mr,
@@ -475,7 +480,6 @@ int irdma_user_cq_resize_ring(struct ib_udata *udata,
 			      struct irdma_mr **new_ring);
 int irdma_setup_umode_qp(struct ib_udata *udata, struct irdma_qp *qp,
 			 struct ib_qp_init_attr *init_attr);
-int irdma_dealloc_mw(struct ib_mw *ibmw);
 
 /* verbs_mcast.c */
 void irdma_mcast_mac(u32 *ip_addr, u8 *mac, bool ipv4);
@@ -507,7 +511,11 @@ int irdma_roce_addr_info(const struct ib_gid_attr *sgid_attr,
 u8 irdma_roce_user_pri(struct irdma_fn *fn, const struct ib_gid_attr *sgid_attr,
 		       u8 tos, bool by_dscp);
 bool irdma_roce_vlan_tag(struct irdma_fn *fn, u16 vlan, u8 up, u16 *tag);
+
+/* verbs_iwcm.c */
+void irdma_set_iw_cm_ops(struct ib_device *ibdev);
+
+/* ae.c: what an asynchronous event does to a QP */
 void irdma_ae_qp_error(u16 code, u16 *flush, enum ib_event_type *event);
-void irdma_unregister_notifiers(void);
 
 #endif /* IRDMA_VERBS_H */

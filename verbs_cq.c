@@ -876,3 +876,24 @@ void irdma_clean_cqes(struct irdma_qp *qp, struct irdma_cq *cq)
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
 }
+
+/**
+ * irdma_cq_kick - call the CQ's handler for completions made in software
+ * @cq: the CQ, armed or not
+ *
+ * Flushed work requests complete from the driver, not from the engine, so
+ * no CEQ event announces them: an armed CQ holding some is notified here.
+ */
+void irdma_cq_kick(struct irdma_cq *cq)
+{
+	unsigned long flags;
+	bool notify;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	notify = cq->armed && !list_empty(&cq->sw_cqes);
+	if (notify)
+		cq->armed = false;
+	spin_unlock_irqrestore(&cq->lock, flags);
+	if (notify && cq->ibcq.comp_handler)
+		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+}

@@ -873,20 +873,6 @@ static bool irdma_flush_queue_sw(struct irdma_qp *qp, bool sq)
 	return true;
 }
 
-static void irdma_cq_kick(struct irdma_cq *cq)
-{
-	unsigned long flags;
-	bool notify;
-
-	spin_lock_irqsave(&cq->lock, flags);
-	notify = cq->armed && !list_empty(&cq->sw_cqes);
-	if (notify)
-		cq->armed = false;
-	spin_unlock_irqrestore(&cq->lock, flags);
-	if (notify && cq->ibcq.comp_handler)
-		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
-}
-
 static void irdma_qp_flush_work(struct work_struct *work)
 {
 	struct irdma_qp *qp = container_of(to_delayed_work(work),
