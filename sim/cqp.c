@@ -214,6 +214,58 @@ static void sim_cqp_gather_stats(struct sim_dev *sdev, const __le64 *wqe,
 	}
 }
 
+/* NOP, and SHMC_PAGES_ALLOCATED: the HMC's pages need nothing more here. */
+static void sim_cqp_nop(struct sim_dev *sdev, const __le64 *wqe,
+			struct sim_cqp_result *res)
+{
+}
+
+typedef void (*sim_cqp_handler)(struct sim_dev *sdev, const __le64 *wqe,
+				struct sim_cqp_result *res);
+
+/* What each opcode the engine knows does; any other fails as unknown. */
+static const sim_cqp_handler sim_cqp_handlers[] = {
+	/* the CQP itself and the HMC */
+	[IRDMA_CQPOP_NOP] = sim_cqp_nop,
+	[IRDMA_CQPOP_QUERY_FPM_VAL] = sim_hmc_query,
+	[IRDMA_CQPOP_COMMIT_FPM_VAL] = sim_hmc_commit,
+	[IRDMA_CQPOP_UPDATE_PE_SDS] = sim_hmc_update_sds,
+	[IRDMA_CQPOP_SHMC_PAGES_ALLOCATED] = sim_cqp_nop,
+	[IRDMA_CQPOP_QUERY_RDMA_FEATURES] = sim_cqp_features,
+	[IRDMA_CQPOP_MANAGE_ARP] = sim_hmc_manage_arp,
+	[IRDMA_CQPOP_GATHER_STATS] = sim_cqp_gather_stats,
+	/* QPs and their scheduling */
+	[IRDMA_CQPOP_CREATE_QP] = sim_qp_create,
+	[IRDMA_CQPOP_MODIFY_QP] = sim_qp_modify,
+	[IRDMA_CQPOP_DESTROY_QP] = sim_qp_destroy,
+	[IRDMA_CQPOP_FLUSH_WQES] = sim_qp_flush,
+	[IRDMA_CQPOP_SUSPEND_QP] = sim_qp_suspend,
+	[IRDMA_CQPOP_RESUME_QP] = sim_qp_resume,
+	[IRDMA_CQPOP_MANAGE_PUSH_PAGES] = sim_push_manage,
+	[IRDMA_CQPOP_WORK_SCHED_NODE] = sim_ws_node,
+	/* SRQs */
+	[IRDMA_CQPOP_CREATE_SRQ] = sim_srq_create,
+	[IRDMA_CQPOP_MODIFY_SRQ] = sim_srq_modify,
+	[IRDMA_CQPOP_DESTROY_SRQ] = sim_srq_destroy,
+	/* memory keys, address handles, multicast groups */
+	[IRDMA_CQPOP_ALLOC_STAG] = sim_mr_alloc,
+	[IRDMA_CQPOP_REG_MR] = sim_mr_reg,
+	[IRDMA_CQPOP_DEALLOC_STAG] = sim_mr_dealloc,
+	[IRDMA_CQPOP_CREATE_ADDR_HANDLE] = sim_ah_cmd,
+	[IRDMA_CQPOP_DESTROY_ADDR_HANDLE] = sim_ah_cmd,
+	[IRDMA_CQPOP_CREATE_MCAST_GRP] = sim_mg_cmd,
+	[IRDMA_CQPOP_MODIFY_MCAST_GRP] = sim_mg_cmd,
+	[IRDMA_CQPOP_DESTROY_MCAST_GRP] = sim_mg_cmd,
+	/* CQs and event queues */
+	[IRDMA_CQPOP_CREATE_CQ] = sim_cq_create,
+	[IRDMA_CQPOP_MODIFY_CQ] = sim_cq_modify,
+	[IRDMA_CQPOP_DESTROY_CQ] = sim_cq_destroy,
+	[IRDMA_CQPOP_CREATE_CEQ] = sim_ceq_create,
+	[IRDMA_CQPOP_DESTROY_CEQ] = sim_ceq_destroy,
+	[IRDMA_CQPOP_CREATE_AEQ] = sim_aeq_create,
+	[IRDMA_CQPOP_DESTROY_AEQ] = sim_aeq_destroy,
+};
+
 static void sim_cqp_execute(struct sim_dev *sdev, const __le64 *wqe,
 			    struct sim_cqp_result *res)
 {
@@ -221,106 +273,12 @@ static void sim_cqp_execute(struct sim_dev *sdev, const __le64 *wqe,
 
 	if (sim_cqp_inject(sdev, op, res))
 		return;
-
-	switch (op) {
-	case IRDMA_CQPOP_NOP:
-	case IRDMA_CQPOP_SHMC_PAGES_ALLOCATED:
-		break;
-	case IRDMA_CQPOP_QUERY_FPM_VAL:
-		sim_hmc_query(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_COMMIT_FPM_VAL:
-		sim_hmc_commit(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_UPDATE_PE_SDS:
-		sim_hmc_update_sds(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_QUERY_RDMA_FEATURES:
-		sim_cqp_features(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_MANAGE_ARP:
-		sim_hmc_manage_arp(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_GATHER_STATS:
-		sim_cqp_gather_stats(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_CREATE_QP:
-		sim_qp_create(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_MODIFY_QP:
-		sim_qp_modify(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_DESTROY_QP:
-		sim_qp_destroy(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_FLUSH_WQES:
-		sim_qp_flush(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_SUSPEND_QP:
-		sim_qp_suspend(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_RESUME_QP:
-		sim_qp_resume(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_MANAGE_PUSH_PAGES:
-		sim_push_manage(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_CREATE_SRQ:
-		sim_srq_create(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_MODIFY_SRQ:
-		sim_srq_modify(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_DESTROY_SRQ:
-		sim_srq_destroy(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_ALLOC_STAG:
-		sim_mr_alloc(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_REG_MR:
-		sim_mr_reg(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_DEALLOC_STAG:
-		sim_mr_dealloc(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_CREATE_ADDR_HANDLE:
-	case IRDMA_CQPOP_DESTROY_ADDR_HANDLE:
-		sim_ah_cmd(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_CREATE_MCAST_GRP:
-	case IRDMA_CQPOP_MODIFY_MCAST_GRP:
-	case IRDMA_CQPOP_DESTROY_MCAST_GRP:
-		sim_mg_cmd(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_WORK_SCHED_NODE:
-		sim_ws_node(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_CREATE_CQ:
-		sim_cq_create(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_MODIFY_CQ:
-		sim_cq_modify(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_DESTROY_CQ:
-		sim_cq_destroy(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_CREATE_CEQ:
-		sim_ceq_create(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_DESTROY_CEQ:
-		sim_ceq_destroy(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_CREATE_AEQ:
-		sim_aeq_create(sdev, wqe, res);
-		break;
-	case IRDMA_CQPOP_DESTROY_AEQ:
-		sim_aeq_destroy(sdev, wqe, res);
-		break;
-	default:
+	if (op >= ARRAY_SIZE(sim_cqp_handlers) || !sim_cqp_handlers[op]) {
 		res->maj = IRDMA_CQP_MAJ_ERROR;
 		res->min = SIM_MIN_BAD_OPCODE;
-		break;
+		return;
 	}
+	sim_cqp_handlers[op](sdev, wqe, res);
 }
 
 /*

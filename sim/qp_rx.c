@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Receiving: a message arriving at a QP takes the receive WQE at the head
+ * of its RQ (or SRQ) by the WQE's valid bit, its payload is placed in the
+ * WQE's fragments (behind a GRH for UD), and its completion is written.
+ */
+#include <linux/bitfield.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <rdma/ib_pack.h>
+
+#include "qp.h"
+#include "trace.h"
+
+/* The RQ WQE at the head, if the driver has posted one. */
+static int sim_rq_peek(struct sim_dev *sdev, struct sim_qp *qp, __le64 *wqe)
+{
+	u64 base, hdr;
+
+	if (sim_rq_addr(sdev, qp, qp->rq_head, &base) ||
+	    sim_dma_read_qword(sdev, base + 24, &hdr))
+		return -EFAULT;
+	if (!sim_valid(hdr, qp->rq_polarity))
+		return -EAGAIN;
+	/* The valid bit first: the rest was written before it. */
+	dma_rmb();
+	if (sim_dma_read(sdev, base, wqe, IRDMA_WQE_QUANTUM_SIZE << qp->rq_shift))
+		return -EFAULT;
+	return 0;
+}
+
+static void sim_rq_advance(struct sim_qp *qp)
+{
+	if (++qp->rq_head == qp->rq_size) {
+		qp->rq_head = 0;
+		qp->rq_polarity = !qp->rq_polarity;
+	}
+}
+
+/*
+ * The receive WQE at the head of the QP's RQ or SRQ, and where the
+ * completion says it was.
+ */
+int sim_recv_peek(struct sim_dev *sdev, struct sim_qp *qp, __le64 *wqe,
+		  u32 *idx)
+{
+	if (qp->srq)
+		return sim_srq_peek(sdev, qp->srq, qp->pd, wqe, idx);
+	*idx = qp->rq_head << qp->rq_shift;
+	return sim_rq_peek(sdev, qp, wqe);
+}
+
+/* The receive WQE at the head is taken, from the RQ or the SRQ. */
+static void sim_recv_advance(struct sim_dev *sdev, struct sim_qp *qp)
+{
+	if (qp->srq)
+		sim_srq_advance(sdev, qp->srq);
+	else
+		sim_rq_advance(qp);
+}
+
+/* Scatter @len bytes into the fragments of a receive WQE. */
+static int sim_scatter(struct sim_dev *sdev, struct sim_qp *qp,
+		       const __le64 *wqe, const u8 *data, u32 len)
+{
+	u32 frags, k, flen, stag, n;
+	u64 addr;
+	int err;
+
+	err = sim_wqe_frags(le64_to_cpu(wqe[3]), &frags);
+	if (err)
+		return err;
+
+	for (k = 0; k < frags && len; k++) {
+		struct sim_access acc;
+
+		sim_frag(wqe, k, &addr, &flen, &stag);
+		n = min(flen, len);
+		acc = (struct sim_access) {
+			.stag = stag, .pd = qp->pd, .priv = qp->priv,
+			.rights = IRDMA_MR_RIGHT_LOCAL_WRITE,
+		};
+		err = sim_mem_copy(sdev, &acc, addr, (void *)data, n, true);
+		if (err)
+			return err > 0 ? err : IRDMA_AE_AMP_BOUNDS_VIOLATION;
+		data += n;
+		len -= n;
+	}
+	return len ? IRDMA_AE_DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER : 0;
+}
+
+/* The 40 bytes in front of a UD payload: a GRH, or an IPv4 header in its
+ * last 20 bytes.
+ */
+static void sim_build_grh(u8 *grh, const struct sim_msg *msg)
+{
+	const struct sim_ah *ah = msg->ah;
+	int i;
+
+	memset(grh, 0, SIM_GRH_SIZE);
+	if (ah->ipv4) {
+		struct iphdr *ip = (struct iphdr *)(grh + SIM_GRH_SIZE - sizeof(*ip));
+
+		ip->version = 4;
+		ip->ihl = 5;
+		ip->ttl = 64;
+		ip->protocol = IPPROTO_UDP;
+		ip->tot_len = htons(sizeof(*ip) + 8 + 12 + msg->len + 4);
+		ip->saddr = htonl(ah->src_ip[3]);
+		ip->daddr = htonl(ah->dest_ip[3]);
+		ip->check = ip_fast_csum(ip, ip->ihl);
+	} else {
+		struct ipv6hdr *ip6 = (struct ipv6hdr *)grh;
+
+		ip6->version = 6;
+		ip6->payload_len = htons(8 + 12 + msg->len + 4);
+		ip6->nexthdr = IPPROTO_UDP;
+		ip6->hop_limit = 64;
+		for (i = 0; i < 4; i++) {
+			ip6->saddr.s6_addr32[i] = htonl(ah->src_ip[i]);
+			ip6->daddr.s6_addr32[i] = htonl(ah->dest_ip[i]);
+		}
+	}
+}
+
+/* Deliver a message into the receiver's RQ, with its completion. */
+void sim_deliver(struct sim_dev *dst, struct sim_qp *qp,
+		 const struct sim_msg *msg, struct sim_result *r)
+{
+	/* Slots past the WQE's own quanta read as empty fragments. */
+	__le64 wqe[IRDMA_MAX_QUANTA_PER_WR * 4] = {};
+	u64 cqe[4] = {}, ext[4] = {};
+	bool ud = qp->type == IRDMA_QP_TYPE_ROCE_UD;
+	u32 len = msg->len, idx;
+	int err;
+
+	err = sim_recv_peek(dst, qp, wqe, &idx);
+	/* An SRQ of another PD, or one that is gone. */
+	if (err == -EPERM || err == -ENOENT) {
+		r->resp_ae = IRDMA_AE_AMP_BAD_PD;
+		r->req_ae = IRDMA_AE_IB_REMOTE_OP_ERROR;
+		return;
+	}
+	if (err) {
+		/* No receive posted: RC retries, UD drops. */
+		r->retry = !ud;
+		if (ud)
+			dst->stats.ud_dropped++;
+		return;
+	}
+	if (ud) {
+		u8 *buf = kmalloc(SIM_GRH_SIZE + msg->len, GFP_KERNEL);
+
+		if (!buf)
+			return;
+		sim_build_grh(buf, msg);
+		memcpy(buf + SIM_GRH_SIZE, msg->data, msg->len);
+		len += SIM_GRH_SIZE;
+		err = sim_scatter(dst, qp, wqe, buf, len);
+		kfree(buf);
+	} else {
+		err = sim_scatter(dst, qp, wqe, msg->data, msg->len);
+	}
+	if (!err && msg->inv_stag && !ud)
+		err = sim_mr_invalidate(dst, msg->inv_stag, qp->pd, true);
+	if (err && ud) {
+		dst->stats.ud_dropped++;
+		sim_recv_advance(dst, qp);
+		return;
+	}
+	if (err) {
+		r->resp_ae = err;
+		r->req_ae = err == IRDMA_AE_DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER ?
+			    IRDMA_AE_IB_INVALID_REQUEST : IRDMA_AE_IB_REMOTE_ACCESS_ERROR;
+		return;
+	}
+
+	cqe[0] = FIELD_PREP(IRDMA_CQE_PAYLDLEN, len);
+	cqe[3] = FIELD_PREP(IRDMA_CQE_WQEIDX, idx) |
+		 FIELD_PREP(IRDMA_CQE_OPTYPE, msg->op) |
+		 FIELD_PREP(IRDMA_CQE_SOEVENT, msg->solicited);
+	if (qp->srq) {
+		cqe[1] = le64_to_cpu(wqe[2]);
+		cqe[3] |= IRDMA_CQE_SRQ;
+	}
+	if (ud) {
+		cqe[2] = FIELD_PREP(IRDMA_CQE_UDSRCQPN, msg->src->id);
+		cqe[3] |= FIELD_PREP(IRDMA_CQE_IPV4, msg->ah->ipv4);
+		ext[2] = FIELD_PREP(IRDMA_CQE_EXT_UDSMAC,
+				    ether_addr_to_u64(msg->src_dev->netdev->dev_addr));
+		ext[3] = IRDMA_CQE_EXT_UDSMACVALID;
+	} else if (msg->inv_stag) {
+		cqe[2] = FIELD_PREP(IRDMA_CQE_INVSTAG, msg->inv_stag);
+		cqe[3] |= IRDMA_CQE_STAG;
+	}
+	if (msg->imm_valid) {
+		ext[0] = FIELD_PREP(IRDMA_CQE_EXT_IMMDATA, msg->imm);
+		ext[3] |= IRDMA_CQE_EXT_IMMVALID;
+	}
+	sim_qp_complete(dst, qp, false, cqe, ext[3] ? ext : NULL);
+	trace_irdma_sim_wqe(dst->id, qp->id, qp->srq ? "srq" : "rq", qp->priv,
+			    wqe, 8);
+	sim_recv_advance(dst, qp);
+}
+
+/* Deliver a UD message to a QP if it takes the Q_Key. */
+bool sim_ud_deliver(struct sim_dev *dst, u32 qpn, u32 qkey,
+		    const struct sim_msg *msg)
+{
+	struct sim_qp *dqp = xa_load(&dst->qps, qpn);
+	struct sim_result dr = {};
+
+	if (!dqp || dqp->type != IRDMA_QP_TYPE_ROCE_UD || dqp->qkey != qkey ||
+	    (dqp->state != IRDMA_QPS_RTR && dqp->state != IRDMA_QPS_RTS)) {
+		dst->stats.ud_dropped++;
+		return false;
+	}
+	sim_deliver(dst, dqp, msg, &dr);
+	return true;
+}

@@ -1,0 +1,740 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Sending: the engine walks an SQ as long as it finds valid WQEs and keeps
+ * its position in the QP's shadow area; each WQE's data is gathered (or
+ * read from the peer), counted as the packets the wire would carry, and
+ * delivered over the fabric to the QPs of the same or another simulated
+ * function, found by the destination MAC address. A peer function's
+ * state is touched only with that function's engine lock, taken by
+ * trylock: a busy peer means "try again at the next step".
+ */
+#include <linux/bitfield.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/slab.h>
+#include <rdma/ib_pack.h>
+
+#include "qp.h"
+#include "trace.h"
+
+static LIST_HEAD(sim_peers);
+static DEFINE_SPINLOCK(sim_peers_lock);
+
+/**
+ * sim_peer_add - let the fabric reach a function
+ * @sdev: the simulated function
+ */
+void sim_peer_add(struct sim_dev *sdev)
+{
+	spin_lock(&sim_peers_lock);
+	list_add_tail(&sdev->peer, &sim_peers);
+	spin_unlock(&sim_peers_lock);
+}
+
+/**
+ * sim_peer_del - take a function off the fabric
+ * @sdev: the simulated function
+ *
+ * A peer delivering to it right now finishes first.
+ */
+void sim_peer_del(struct sim_dev *sdev)
+{
+	spin_lock(&sim_peers_lock);
+	list_del_init(&sdev->peer);
+	spin_unlock(&sim_peers_lock);
+	mutex_lock(&sdev->engine_lock);
+	mutex_unlock(&sdev->engine_lock);
+}
+
+/*
+ * Does a RoCE packet for @dst reach its engine? Only while its LAN driver
+ * steers RoCE there (the VSI's RDMA filter); otherwise it goes to the LAN
+ * queues, where nobody takes it.
+ */
+static bool sim_rx_filtered(struct sim_dev *dst)
+{
+	if (READ_ONCE(dst->lan.rdma_filter))
+		return false;
+	dst->stats.rx_filtered++;
+	return true;
+}
+
+/*
+ * The function owning @mac, locked, if its engine takes RoCE packets;
+ * ERR_PTR(-EAGAIN) if it is busy.
+ */
+static struct sim_dev *sim_peer_get(struct sim_dev *self, const u8 *mac)
+{
+	struct sim_dev *p, *found = NULL;
+
+	if (ether_addr_equal(self->netdev->dev_addr, mac))
+		return sim_rx_filtered(self) ? NULL : self;
+	spin_lock(&sim_peers_lock);
+	list_for_each_entry(p, &sim_peers, peer) {
+		if (p == self || !ether_addr_equal(p->netdev->dev_addr, mac))
+			continue;
+		found = mutex_trylock(&p->engine_lock) ? p : ERR_PTR(-EAGAIN);
+		break;
+	}
+	spin_unlock(&sim_peers_lock);
+	if (!IS_ERR_OR_NULL(found) && sim_rx_filtered(found)) {
+		mutex_unlock(&found->engine_lock);
+		found = NULL;
+	}
+	return found;
+}
+
+static void sim_peer_put(struct sim_dev *self, struct sim_dev *peer)
+{
+	if (peer != self)
+		mutex_unlock(&peer->engine_lock);
+}
+
+#define SIM_WIRE_MTU		4096
+#define SIM_ROCE_OVERHEAD	(8 + 12 + 4)	/* UDP, BTH, ICRC */
+
+/* Count @len bytes of payload as the packets the wire MTU makes them. */
+static void sim_count_pkts(struct sim_dev *sdev, bool ipv4, u32 len, bool tx)
+{
+	u32 pkts = max_t(u32, DIV_ROUND_UP(len, SIM_WIRE_MTU), 1);
+	u64 octs = len + (u64)pkts * ((ipv4 ? 20 : 40) + SIM_ROCE_OVERHEAD);
+	u64 *c = sdev->counters;
+
+	if (tx) {
+		c[ipv4 ? IRDMA_STAT_IP4TXPKTS : IRDMA_STAT_IP6TXPKTS] += pkts;
+		c[ipv4 ? IRDMA_STAT_IP4TXOCTS : IRDMA_STAT_IP6TXOCTS] += octs;
+		c[IRDMA_STAT_UDPTXPKTS] += pkts;
+	} else {
+		c[ipv4 ? IRDMA_STAT_IP4RXPKTS : IRDMA_STAT_IP6RXPKTS] += pkts;
+		c[ipv4 ? IRDMA_STAT_IP4RXOCTS : IRDMA_STAT_IP6RXOCTS] += octs;
+		c[IRDMA_STAT_UDPRXPKTS] += pkts;
+	}
+}
+
+/**
+ * sim_count_msg - count a message in the function's statistics
+ * @sdev: the simulated function
+ * @ipv4: it travels over IPv4 (else IPv6)
+ * @len: its payload
+ * @tx: sent (else received), as the work request goes
+ * @rdma: the RDMA counter it adds to (an enum irdma_hw_stat of the
+ *	transmit side), or -1
+ *
+ * A message is as many packets as the wire MTU makes it. An RDMA read is
+ * a one-packet request one way and its data the other.
+ */
+void sim_count_msg(struct sim_dev *sdev, bool ipv4, u32 len, bool tx, int rdma)
+{
+	if (rdma == IRDMA_STAT_RDMATXRDS) {
+		sim_count_pkts(sdev, ipv4, 0, tx);
+		sim_count_pkts(sdev, ipv4, len, !tx);
+	} else {
+		sim_count_pkts(sdev, ipv4, len, tx);
+	}
+	if (rdma < 0)
+		return;
+	/* The receive counters mirror the transmit ones. */
+	if (!tx)
+		rdma += IRDMA_STAT_RDMARXRDS - IRDMA_STAT_RDMATXRDS;
+	sdev->counters[rdma]++;
+}
+
+static int sim_rdma_stat(u8 op)
+{
+	switch (op) {
+	case IRDMA_WQEOP_RDMA_WRITE:
+	case IRDMA_WQEOP_RDMA_WRITE_SOL:
+		return IRDMA_STAT_RDMATXWRS;
+	case IRDMA_WQEOP_RDMA_READ:
+	case IRDMA_WQEOP_RDMA_READ_INV_STAG:
+		return IRDMA_STAT_RDMATXRDS;
+	default:
+		return IRDMA_STAT_RDMATXSNDS;
+	}
+}
+
+/* Gather the data of a send or write from the local fragments. */
+static int sim_gather(struct sim_dev *sdev, struct sim_qp *qp,
+		      const __le64 *wqe, u32 first, u32 frags, u8 **data,
+		      u32 *len)
+{
+	u32 k, flen, stag, off = 0;
+	u64 addr, total = 0;
+	u8 *buf;
+	int err;
+
+	/* Up to 13 fragments of up to 2^31 - 1 bytes: no u64 wraps. */
+	for (k = first; k < frags; k++) {
+		sim_frag(wqe, k, &addr, &flen, &stag);
+		total += flen;
+	}
+	if (total > SIM_MAX_MSG)
+		return IRDMA_AE_UDA_XMIT_DGRAM_TOO_LONG;
+	buf = kvmalloc(max_t(u64, total, 1), GFP_KERNEL);
+	if (!buf)
+		return IRDMA_AE_LCE_QP_CATASTROPHIC;
+	for (k = first; k < frags; k++) {
+		struct sim_access acc;
+
+		sim_frag(wqe, k, &addr, &flen, &stag);
+		acc = (struct sim_access) {
+			.stag = stag, .pd = qp->pd, .priv = qp->priv,
+			.rights = IRDMA_MR_RIGHT_LOCAL_READ,
+		};
+		err = sim_mem_copy(sdev, &acc, addr, buf + off, flen, false);
+		if (err) {
+			kvfree(buf);
+			return err > 0 ? err : IRDMA_AE_AMP_BOUNDS_VIOLATION;
+		}
+		off += flen;
+	}
+	*data = buf;
+	*len = total;
+	return 0;
+}
+
+/* Inline data: 8 bytes in quantum 0, then 31 per quantum. */
+static u8 *sim_inline(const __le64 *wqe, u32 len)
+{
+	const u8 *q0 = (const u8 *)&wqe[1], *rest = (const u8 *)wqe + 32;
+	u8 *buf = kmalloc(max(len, 1U), GFP_KERNEL);
+	u32 i;
+
+	if (!buf)
+		return NULL;
+	for (i = 0; i < len; i++) {
+		u32 past = i - 8;
+
+		buf[i] = i < 8 ? q0[i] : rest[past / 31 * 32 + past % 31];
+	}
+	return buf;
+}
+
+/* The peer an RC QP talks to, by its ARP entry's MAC address. */
+static struct sim_dev *sim_rc_peer(struct sim_dev *sdev, struct sim_qp *qp,
+				   struct sim_qp **peer_qp)
+{
+	struct sim_dev *dst;
+	u8 mac[ETH_ALEN];
+
+	if (qp->arp_idx >= SIM_MAX_ARPS || !test_bit(qp->arp_idx, sdev->hmc.arp_valid))
+		return NULL;
+	u64_to_ether_addr(sdev->hmc.arp[qp->arp_idx], mac);
+	dst = sim_peer_get(sdev, mac);
+	if (IS_ERR_OR_NULL(dst))
+		return dst;
+	*peer_qp = xa_load(&dst->qps, qp->dest_qp);
+	if (!*peer_qp || (*peer_qp)->type != IRDMA_QP_TYPE_ROCE_RC ||
+	    ((*peer_qp)->state != IRDMA_QPS_RTR && (*peer_qp)->state != IRDMA_QPS_RTS)) {
+		sim_peer_put(sdev, dst);
+		return NULL;
+	}
+	return dst;
+}
+
+static u8 sim_recv_op(u8 op, bool imm)
+{
+	switch (op) {
+	case IRDMA_WQEOP_SEND_INV:
+	case IRDMA_WQEOP_SEND_SOL_INV:
+		return IB_OPCODE_SEND_ONLY_WITH_INVALIDATE;
+	case IRDMA_WQEOP_RDMA_WRITE:
+	case IRDMA_WQEOP_RDMA_WRITE_SOL:
+		return IB_OPCODE_RDMA_WRITE_ONLY_WITH_IMMEDIATE;
+	default:
+		return imm ? IB_OPCODE_SEND_ONLY_WITH_IMMEDIATE : IB_OPCODE_SEND_ONLY;
+	}
+}
+
+static bool sim_ip_is_mcast(const struct sim_ah *ah)
+{
+	return ah->ipv4 ? (ah->dest_ip[3] >> 28) == 0xe : (ah->dest_ip[0] >> 24) == 0xff;
+}
+
+/* Multicast: every member QP of every function's group for the address. */
+static void sim_exec_mcast(struct sim_dev *sdev, u32 qkey, struct sim_msg *msg)
+{
+	const struct sim_ah *ah = msg->ah;
+	u32 key[4] = { ah->ipv4 ? ah->dest_ip[3] : ah->dest_ip[0],
+		       ah->ipv4 ? 0 : ah->dest_ip[1], ah->ipv4 ? 0 : ah->dest_ip[2],
+		       ah->ipv4 ? 0 : ah->dest_ip[3] };
+	struct sim_dev *dst, *devs[SIM_MAX_DEVICES];
+	struct sim_mg *mg;
+	unsigned long id;
+	int n = 0, i;
+	u32 q;
+
+	devs[n++] = sdev;
+	spin_lock(&sim_peers_lock);
+	list_for_each_entry(dst, &sim_peers, peer)
+		if (dst != sdev && n < SIM_MAX_DEVICES && mutex_trylock(&dst->engine_lock))
+			devs[n++] = dst;
+	spin_unlock(&sim_peers_lock);
+
+	for (i = 0; i < n; i++) {
+		dst = devs[i];
+		if (sim_rx_filtered(dst)) {
+			sim_peer_put(sdev, dst);
+			continue;
+		}
+		xa_for_each(&dst->mgs, id, mg) {
+			if (memcmp(mg->ip, key, sizeof(key)))
+				continue;
+			for (q = 0; q < mg->count; q++)
+				if (sim_ud_deliver(dst, mg->qp[q], qkey, msg))
+					dst->counters[ah->ipv4 ? IRDMA_STAT_IP4RXMCPKTS :
+						      IRDMA_STAT_IP6RXMCPKTS]++;
+		}
+		sim_peer_put(sdev, dst);
+	}
+	sdev->counters[ah->ipv4 ? IRDMA_STAT_IP4TXMCPKTS : IRDMA_STAT_IP6TXMCPKTS]++;
+}
+
+/* UD: the AH names the destination function, the WQE the QP. */
+static void sim_exec_ud(struct sim_dev *sdev, struct sim_qp *qp,
+			const __le64 *wqe, struct sim_msg *msg,
+			struct sim_result *r)
+{
+	u64 q2 = le64_to_cpu(wqe[2]);
+	u32 qkey = FIELD_GET(IRDMA_WQE_DESTQKEY, q2);
+	struct sim_dev *dst;
+	u8 mac[ETH_ALEN];
+
+	/* A Q_Key with its top bit set means the sending QP's own. */
+	if (qkey & SIM_QKEY_USE_QP)
+		qkey = qp->qkey;
+	msg->ah = sim_ah_get(sdev, FIELD_GET(IRDMA_WQE_AHID, le64_to_cpu(wqe[3])));
+	if (msg->ah && msg->ah->pd == qp->pd && sim_ip_is_mcast(msg->ah)) {
+		r->ipv4 = msg->ah->ipv4;
+		return sim_exec_mcast(sdev, qkey, msg);
+	}
+	if (!msg->ah || msg->ah->arp_idx >= SIM_MAX_ARPS ||
+	    !test_bit(msg->ah->arp_idx, sdev->hmc.arp_valid)) {
+		r->req_ae = IRDMA_AE_INVALID_AH_ENTRY;
+		return;
+	}
+	if (msg->ah->pd != qp->pd) {
+		r->req_ae = IRDMA_AE_UDA_XMIT_BAD_PD;
+		return;
+	}
+	u64_to_ether_addr(sdev->hmc.arp[msg->ah->arp_idx], mac);
+	dst = sim_peer_get(sdev, mac);
+	if (IS_ERR(dst)) {
+		r->busy = true;
+		return;
+	}
+	if (!dst) {
+		sdev->stats.ud_dropped++;
+		return;		/* nobody there: the datagram is lost */
+	}
+	if (sim_ud_deliver(dst, FIELD_GET(IRDMA_WQE_DESTQPN, q2), qkey, msg))
+		sim_count_msg(dst, msg->ah->ipv4, msg->len, false, IRDMA_STAT_RDMATXSNDS);
+	r->ipv4 = msg->ah->ipv4;
+	sim_peer_put(sdev, dst);
+}
+
+/* An RDMA read: fetch from the peer, scatter locally. */
+static void sim_exec_read(struct sim_dev *sdev, struct sim_qp *qp,
+			  const __le64 *wqe, struct sim_dev *dst,
+			  struct sim_qp *dqp, struct sim_result *r)
+{
+	u32 frags = FIELD_GET(IRDMA_WQE_ADDFRAGCNT, le64_to_cpu(wqe[3])) + 1;
+	struct sim_access racc = {
+		.stag = FIELD_GET(IRDMA_WQE_REMSTAG, le64_to_cpu(wqe[3])),
+		.pd = dqp->pd,
+		.rights = IRDMA_MR_RIGHT_REMOTE_READ,
+	};
+	u64 addr, raddr = le64_to_cpu(wqe[2]), total = 0;
+	u32 k, flen, stag;
+	u8 *buf;
+	int err;
+
+	/* sim_exec() bounded the fragments: no u64 wraps. */
+	for (k = 0; k < frags; k++) {
+		sim_frag(wqe, k, &addr, &flen, &stag);
+		total += flen;
+	}
+	if (total > SIM_MAX_MSG) {
+		r->req_ae = IRDMA_AE_UDA_XMIT_DGRAM_TOO_LONG;
+		return;
+	}
+	buf = kvmalloc(max_t(u64, total, 1), GFP_KERNEL);
+	if (!buf) {
+		r->busy = true;
+		return;
+	}
+	err = sim_mem_copy(dst, &racc, raddr, buf, total, false);
+	if (err) {
+		r->req_ae = IRDMA_AE_IB_REMOTE_ACCESS_ERROR;
+		r->resp_ae = err > 0 ? err : IRDMA_AE_AMP_BOUNDS_VIOLATION;
+		goto out;
+	}
+	total = 0;
+	for (k = 0; k < frags; k++) {
+		struct sim_access acc;
+
+		sim_frag(wqe, k, &addr, &flen, &stag);
+		acc = (struct sim_access) {
+			.stag = stag, .pd = qp->pd, .priv = qp->priv,
+			.rights = IRDMA_MR_RIGHT_LOCAL_WRITE,
+		};
+		err = sim_mem_copy(sdev, &acc, addr, buf + total, flen, true);
+		if (err) {
+			r->req_ae = err > 0 ? err : IRDMA_AE_AMP_BOUNDS_VIOLATION;
+			break;
+		}
+		total += flen;
+	}
+	r->len = total;
+out:
+	kvfree(buf);
+}
+
+/* A send or RDMA write (with its data gathered) on an RC QP. */
+static void sim_exec_rc(struct sim_dev *sdev, struct sim_qp *qp, u8 op,
+			const __le64 *wqe, struct sim_msg *msg,
+			struct sim_result *r)
+{
+	struct sim_qp *dqp = NULL;
+	struct sim_dev *dst = sim_rc_peer(sdev, qp, &dqp);
+	bool write = op == IRDMA_WQEOP_RDMA_WRITE || op == IRDMA_WQEOP_RDMA_WRITE_SOL;
+	__le64 rq[IRDMA_MAX_QUANTA_PER_WR * 4] = {};
+	u32 idx;
+	int err;
+
+	if (IS_ERR(dst)) {
+		r->busy = true;
+		return;
+	}
+	if (!dst) {
+		r->req_ae = IRDMA_AE_LLP_TOO_MANY_RETRIES;
+		return;
+	}
+	if (op == IRDMA_WQEOP_RDMA_READ || op == IRDMA_WQEOP_RDMA_READ_INV_STAG) {
+		sim_exec_read(sdev, qp, wqe, dst, dqp, r);
+		goto out;
+	}
+	/* Immediate data needs a receive; check before touching memory. */
+	if (write && msg->imm_valid && sim_recv_peek(dst, dqp, rq, &idx)) {
+		r->retry = true;
+		goto out;
+	}
+	if (write) {
+		struct sim_access racc = {
+			.stag = FIELD_GET(IRDMA_WQE_REMSTAG, le64_to_cpu(wqe[3])),
+			.pd = dqp->pd,
+			.rights = IRDMA_MR_RIGHT_REMOTE_WRITE,
+		};
+
+		err = sim_mem_copy(dst, &racc, le64_to_cpu(wqe[2]), (void *)msg->data,
+				   msg->len, true);
+		if (err) {
+			r->req_ae = IRDMA_AE_IB_REMOTE_ACCESS_ERROR;
+			r->resp_ae = err > 0 ? err : IRDMA_AE_AMP_BOUNDS_VIOLATION;
+			goto out;
+		}
+		if (!msg->imm_valid)
+			goto out;
+	}
+	sim_deliver(dst, dqp, msg, r);
+out:
+	if (!r->req_ae && !r->retry)
+		sim_count_msg(dst, qp->ipv4, r->len, false, r->rdma_stat);
+	if (r->resp_ae)
+		sim_aeq_post_qp(dst, r->resp_ae, dqp->id, IRDMA_AE_SOURCE_RQ,
+				dqp->rq_head << dqp->rq_shift, IRDMA_QPS_ERROR);
+	if (r->resp_ae)
+		dqp->state = IRDMA_QPS_ERROR;
+	sim_peer_put(sdev, dst);
+}
+
+/* Quanta of the WQE whose header is @hdr. */
+static u32 sim_wqe_quanta(u64 hdr)
+{
+	u8 op = FIELD_GET(IRDMA_WQE_OPCODE, hdr);
+	u32 len;
+
+	if (op == IRDMA_WQEOP_NOP || op == IRDMA_WQEOP_INV_STAG ||
+	    op == IRDMA_WQEOP_FAST_REG_NSMR || op == IRDMA_WQEOP_BIND_MW)
+		return 1;
+	if (hdr & IRDMA_WQE_INLINEDATAFLAG) {
+		len = FIELD_GET(IRDMA_WQE_INLINEDATALEN, hdr);
+		return len <= 8 ? 1 : min(2 + (len - 9) / 31, 8U);
+	}
+	return min_t(u32, FIELD_GET(IRDMA_WQE_ADDFRAGCNT, hdr) / 2 + 1, 8);
+}
+
+/* Execute the WQE; the outcome in @r. */
+static void sim_exec(struct sim_dev *sdev, struct sim_qp *qp, const __le64 *wqe,
+		     struct sim_result *r)
+{
+	u64 hdr = le64_to_cpu(wqe[3]);
+	u8 op = FIELD_GET(IRDMA_WQE_OPCODE, hdr);
+	bool imm = hdr & IRDMA_WQE_IMMDATAFLAG;
+	struct sim_msg msg = {
+		.imm_valid = imm,
+		.imm = imm ? lower_32_bits(le64_to_cpu(wqe[0])) : 0,
+		.solicited = op == IRDMA_WQEOP_SEND_SOL ||
+			     op == IRDMA_WQEOP_SEND_SOL_INV ||
+			     op == IRDMA_WQEOP_RDMA_WRITE_SOL,
+		.src = qp,
+		.src_dev = sdev,
+	};
+	u8 *data = NULL;
+	u32 frags;
+	int err;
+
+	switch (op) {
+	case IRDMA_WQEOP_NOP:
+		return;
+	case IRDMA_WQEOP_INV_STAG:
+		err = sim_mr_invalidate(sdev, FIELD_GET(IRDMA_WQE_FRAG_STAG,
+							le64_to_cpu(wqe[1])), qp->pd, false);
+		r->req_ae = err;
+		return;
+	case IRDMA_WQEOP_FAST_REG_NSMR:
+		r->req_ae = qp->priv ? sim_mr_fast_reg(sdev, qp->pd, wqe) :
+				       IRDMA_AE_PRIV_OPERATION_DENIED;
+		return;
+	case IRDMA_WQEOP_BIND_MW:
+		if (qp->type == IRDMA_QP_TYPE_ROCE_UD)
+			r->req_ae = IRDMA_AE_WQE_UNEXPECTED_OPCODE;
+		else
+			r->req_ae = qp->bind_en ? sim_mw_bind(sdev, qp->pd, wqe) :
+						  IRDMA_AE_PRIV_OPERATION_DENIED;
+		return;
+	case IRDMA_WQEOP_SEND:
+	case IRDMA_WQEOP_SEND_SOL:
+	case IRDMA_WQEOP_SEND_INV:
+	case IRDMA_WQEOP_SEND_SOL_INV:
+	case IRDMA_WQEOP_RDMA_WRITE:
+	case IRDMA_WQEOP_RDMA_WRITE_SOL:
+	case IRDMA_WQEOP_RDMA_READ:
+	case IRDMA_WQEOP_RDMA_READ_INV_STAG:
+		break;
+	default:
+		r->req_ae = IRDMA_AE_WQE_UNEXPECTED_OPCODE;
+		return;
+	}
+	if (qp->type == IRDMA_QP_TYPE_ROCE_UD &&
+	    op != IRDMA_WQEOP_SEND && op != IRDMA_WQEOP_SEND_SOL) {
+		r->req_ae = IRDMA_AE_WQE_UNEXPECTED_OPCODE;
+		return;
+	}
+
+	/* What no driver writes: more fragments or inline data than fit. */
+	err = sim_wqe_frags(hdr, &frags);
+	if (!err && (hdr & IRDMA_WQE_INLINEDATAFLAG) &&
+	    FIELD_GET(IRDMA_WQE_INLINEDATALEN, hdr) > IRDMA_GEN2_MAX_INLINE)
+		err = IRDMA_AE_WQE_INVALID_PARAMETER;
+	if (err) {
+		r->req_ae = err;
+		return;
+	}
+
+	msg.op = sim_recv_op(op, imm);
+	if (op == IRDMA_WQEOP_SEND_INV || op == IRDMA_WQEOP_SEND_SOL_INV)
+		msg.inv_stag = FIELD_GET(IRDMA_WQE_REMSTAG, hdr);
+	if (op != IRDMA_WQEOP_RDMA_READ && op != IRDMA_WQEOP_RDMA_READ_INV_STAG) {
+		if (hdr & IRDMA_WQE_INLINEDATAFLAG) {
+			msg.len = FIELD_GET(IRDMA_WQE_INLINEDATALEN, hdr);
+			data = sim_inline(wqe, msg.len);
+			if (!data) {
+				r->busy = true;
+				return;
+			}
+		} else {
+			err = sim_gather(sdev, qp, wqe, imm ? 1 : 0, frags,
+					 &data, &msg.len);
+			if (err) {
+				r->req_ae = err;
+				return;
+			}
+		}
+		msg.data = data;
+	}
+	r->len_valid = true;
+	r->len = msg.len;
+	r->ipv4 = qp->ipv4;
+	r->rdma_stat = sim_rdma_stat(op);
+	if (qp->type == IRDMA_QP_TYPE_ROCE_UD)
+		sim_exec_ud(sdev, qp, wqe, &msg, r);
+	else
+		sim_exec_rc(sdev, qp, op, wqe, &msg, r);
+	kvfree(data);
+}
+
+/* The RNR rules: retry later, or give up when the retries are spent. */
+static bool sim_rnr(struct sim_dev *sdev, struct sim_qp *qp)
+{
+	if (!qp->rnr_until) {
+		qp->rnr_left = qp->rnr_retry;
+	} else if (qp->rnr_retry != SIM_RNR_FOREVER) {
+		if (!qp->rnr_left)
+			return false;
+		qp->rnr_left--;
+	}
+	qp->rnr_until = jiffies + SIM_RNR_DELAY;
+	sdev->stats.rnr_waits++;
+	return true;
+}
+
+/*
+ * A WQE whose data is short enough to be moved in the time of the process
+ * that posted it (sim_engine_run_sq()); the rest goes to the threads.
+ */
+static bool sim_wqe_short(const __le64 *wqe, u64 hdr)
+{
+	u8 op = FIELD_GET(IRDMA_WQE_OPCODE, hdr);
+	u32 k, frags, len, stag;
+	u64 addr, total = 0;
+
+	/* Key work carries no data. */
+	if (op == IRDMA_WQEOP_NOP || op == IRDMA_WQEOP_INV_STAG ||
+	    op == IRDMA_WQEOP_FAST_REG_NSMR || op == IRDMA_WQEOP_BIND_MW)
+		return true;
+	if (hdr & IRDMA_WQE_INLINEDATAFLAG)
+		return true;
+	if (sim_wqe_frags(hdr, &frags))
+		return true;
+	for (k = 0; k < frags; k++) {
+		sim_frag(wqe, k, &addr, &len, &stag);
+		total += len;
+	}
+	return total <= SIM_SHORT_MSG;
+}
+
+/* Run one WQE of an SQ as @run says. Return: true if the SQ moved on. */
+static bool sim_sq_step(struct sim_dev *sdev, struct sim_qp *qp,
+			struct sim_sq_pass *run)
+{
+	__le64 wqe[IRDMA_MAX_QUANTA_PER_WR * 4] = {};
+	u64 hdr = sim_sq_wqe_hdr(sdev, qp, qp->sq_tail), cqe[4] = {}, base;
+	struct sim_result r = {};
+	bool short_wqe;
+	u32 quanta, i;
+
+	if (!sim_valid(hdr, qp->sq_polarity))
+		return false;
+	if (qp->rnr_until && time_before(jiffies, qp->rnr_until))
+		return false;
+	quanta = sim_wqe_quanta(hdr);
+	dma_rmb();
+	if (sim_sq_addr(sdev, qp, qp->sq_tail, &base) ||
+	    sim_dma_read(sdev, base, wqe, quanta * IRDMA_WQE_QUANTUM_SIZE))
+		return false;
+	/* Each further quantum's last qword says it is written. */
+	for (i = 1; i < quanta; i++)
+		if (!sim_valid(le64_to_cpu(wqe[4 * i + 3]), qp->sq_polarity))
+			return false;
+	short_wqe = sim_wqe_short(wqe, hdr);
+	if (run->short_only && !short_wqe) {
+		run->backlog = true;
+		return false;
+	}
+
+	sim_exec(sdev, qp, wqe, &r);
+	if (r.busy)
+		return false;
+	/*
+	 * A user QP's short WQE its process would have run itself, had the
+	 * engine lock been free: it does not keep the threads quick.
+	 */
+	if (qp->priv || !short_wqe)
+		run->quick = true;
+	if (r.retry && !r.req_ae) {
+		if (sim_rnr(sdev, qp))
+			return false;
+		r.req_ae = IRDMA_AE_LLP_TOO_MANY_RNRS;
+	}
+	/* Done with, once: a WQE an RNR NAK sends back is traced when it goes. */
+	trace_irdma_sim_wqe(sdev->id, qp->id, "sq", qp->priv, wqe, quanta * 4);
+	qp->rnr_until = 0;
+	if (!r.req_ae && r.len_valid)
+		sim_count_msg(sdev, r.ipv4, r.len, true, r.rdma_stat);
+	if (r.req_ae) {
+		/* The WQE stays: the flush completes it with the error. */
+		qp->state = IRDMA_QPS_ERROR;
+		sim_aeq_post_qp(sdev, r.req_ae, qp->id, IRDMA_AE_SOURCE_SQ,
+				qp->sq_tail, IRDMA_QPS_ERROR);
+		return false;
+	}
+	if (hdr & IRDMA_WQE_SIGCOMPL) {
+		cqe[3] = FIELD_PREP(IRDMA_CQE_WQEIDX, qp->sq_tail) |
+			 FIELD_PREP(IRDMA_CQE_OPTYPE, FIELD_GET(IRDMA_WQE_OPCODE, hdr));
+		sim_qp_complete(sdev, qp, true, cqe, NULL);
+	}
+	qp->sq_tail += quanta;
+	if (qp->sq_tail >= qp->sq_size) {
+		qp->sq_tail -= qp->sq_size;
+		qp->sq_polarity = !qp->sq_polarity;
+	}
+	sim_dma_write_qword(sdev, qp->shadow_pa,
+			    FIELD_PREP(IRDMA_QP_DBSA_HW_SQ_TAIL, qp->sq_tail));
+	/* The position is out before the next WQE is looked at. */
+	mb();
+	return true;
+}
+
+/* Run up to a budget of one SQ's WQEs; note in @run if WQEs are left. */
+static bool sim_sq_run(struct sim_dev *sdev, struct sim_qp *qp,
+		       struct sim_sq_pass *run)
+{
+	int n;
+
+	if (qp->suspended)
+		return false;
+	if (qp->state == IRDMA_QPS_RTS && !sim_qset_live(sdev, qp->qs_handle)) {
+		/* No scheduler node: the SQ never gets a turn. */
+		if (sim_valid(sim_sq_wqe_hdr(sdev, qp, qp->sq_tail), qp->sq_polarity))
+			sdev->stats.tx_no_qset++;
+		return false;
+	}
+	for (n = 0; n < SIM_SQ_BUDGET; n++)
+		if (qp->state != IRDMA_QPS_RTS || !sim_sq_step(sdev, qp, run))
+			return n > 0;
+	run->backlog = true;
+	return true;
+}
+
+/**
+ * sim_qps_run - execute what the SQs of QPs ready to send hold
+ * @sdev: the simulated function
+ * @quick: set if a WQE run keeps the threads quick to answer: one of a
+ *	kernel QP, or one that moves more than a process moves itself
+ *
+ * Context: under the engine lock.
+ * Return: true if any WQE was executed.
+ */
+bool sim_qps_run(struct sim_dev *sdev, bool *quick)
+{
+	struct sim_sq_pass run = {};
+	struct sim_qp *qp;
+	unsigned long id;
+	bool work = false;
+
+	xa_for_each(&sdev->qps, id, qp)
+		work |= sim_sq_run(sdev, qp, &run);
+	*quick |= run.quick;
+	return work;
+}
+
+/**
+ * sim_qp_run_sq - execute what one QP's SQ holds, up to an engine step's
+ * share, as long as its WQEs move little data
+ * @sdev: the simulated function
+ * @qpn: the QP's number
+ * @backlog: set if WQEs may be left for the threads
+ *
+ * Context: under the engine lock.
+ * Return: true if any WQE was executed.
+ */
+bool sim_qp_run_sq(struct sim_dev *sdev, u32 qpn, bool *backlog)
+{
+	struct sim_sq_pass run = { .short_only = true };
+	struct sim_qp *qp = xa_load(&sdev->qps, qpn);
+	bool work = qp && sim_sq_run(sdev, qp, &run);
+
+	*backlog |= run.backlog;
+	return work;
+}
