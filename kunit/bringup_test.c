@@ -182,15 +182,15 @@ static bool irdma_test_wait_flag(const bool *flag, bool want)
  * A function up with our driver bound, its CQPDB trapped (else the test
  * is skipped), and a NOP to ring in @cmd.
  */
-static struct sim_dev *irdma_test_trapped_nop(struct kunit *test,
-					      struct irdma_fn **fn,
+static struct isim_dev *irdma_test_trapped_nop(struct kunit *test,
+					       struct irdma_fn **fn,
 					      struct irdma_cqp_wqe *cmd)
 {
 	struct auxiliary_device *adev = irdma_test_sim_up(test);
-	struct sim_dev *sdev = to_sim_dev(adev->dev.parent);
+	struct isim_dev *sdev = to_isim_dev(adev->dev.parent);
 
 	*fn = irdma_test_bound_fn(adev);
-	if (!sdev->db.bp[SIM_TRAP_CQPDB])
+	if (!sdev->db.bp[ISIM_TRAP_CQPDB])
 		kunit_skip(test, "CQPDB not trapped here");
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->q[3] = FIELD_PREP(IRDMA_CQPSQ_OPCODE, IRDMA_CQPOP_NOP);
@@ -205,15 +205,15 @@ static void irdma_bringup_trapped_cmd_event_test(struct kunit *test)
 {
 	struct auxiliary_device *adev;
 	struct irdma_cqp_wqe cmd;
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 	struct irdma_fn *fn;
-	struct sim_cq *ccq;
+	struct isim_cq *ccq;
 	u64 fast, irqs, irqs_after;
 
 	adev = irdma_test_sim_up(test);
 	fn = irdma_test_bound_fn(adev);
-	sdev = to_sim_dev(adev->dev.parent);
-	ccq = sim_cq_find(sdev, 0);
+	sdev = to_isim_dev(adev->dev.parent);
+	ccq = isim_cq_find(sdev, 0);
 	KUNIT_ASSERT_NOT_NULL(test, ccq);
 	/* The driver armed its CCQ; the engine takes arms when it looks. */
 	KUNIT_ASSERT_TRUE(test, irdma_test_wait_flag(&ccq->armed, true));
@@ -246,7 +246,7 @@ static void irdma_bringup_trapped_cmd_event_test(struct kunit *test)
 static void irdma_bringup_trap_event_at_once_test(struct kunit *test)
 {
 	struct irdma_cqp_wqe cmd;
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 	struct irdma_fn *fn;
 	unsigned long flags;
 	bool came = false;
@@ -304,15 +304,15 @@ static irqreturn_t irdma_test_irq_handler(int irq, void *data)
  * A function up whose driver let its vectors go, and @t's handler on
  * vector 0.
  */
-static struct sim_dev *irdma_test_vector0(struct kunit *test,
-					  struct irdma_test_irq *t)
+static struct isim_dev *irdma_test_vector0(struct kunit *test,
+					   struct irdma_test_irq *t)
 {
 	struct auxiliary_device *adev;
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 	int err;
 
 	adev = irdma_test_sim_up(test);
-	sdev = to_sim_dev(adev->dev.parent);
+	sdev = to_isim_dev(adev->dev.parent);
 	device_release_driver(&adev->dev);
 	err = request_irq(sdev->msix[0].vector, irdma_test_irq_handler, 0,
 			  "irdma_test", t);
@@ -323,9 +323,9 @@ static struct sim_dev *irdma_test_vector0(struct kunit *test,
 static void irdma_bringup_irq_is_hard_test(struct kunit *test)
 {
 	struct irdma_test_irq t = {};
-	struct sim_dev *sdev = irdma_test_vector0(test, &t);
+	struct isim_dev *sdev = irdma_test_vector0(test, &t);
 
-	sim_irq_raise(sdev, 0);
+	isim_irq_raise(sdev, 0);
 	KUNIT_EXPECT_TRUE(test, irdma_test_wait_flag(&t.fired, true));
 	free_irq(sdev->msix[0].vector, &t);
 	KUNIT_EXPECT_TRUE(test, t.hardirq);
@@ -340,7 +340,7 @@ static void irdma_bringup_irq_is_hard_test(struct kunit *test)
 static void irdma_bringup_vector_enabled_unseen_test(struct kunit *test)
 {
 	struct irdma_test_irq t = {};
-	struct sim_dev *sdev = irdma_test_vector0(test, &t);
+	struct isim_dev *sdev = irdma_test_vector0(test, &t);
 	bool fired;
 	u64 irqs;
 
@@ -349,9 +349,9 @@ static void irdma_bringup_vector_enabled_unseen_test(struct kunit *test)
 	spin_lock_irq(&sdev->eq_lock);
 	sdev->vec[0].enabled = false;
 	sdev->vec[0].pending = false;
-	sim_wr32(sdev, IRDMA_GLINT_DYN_CTL(0), IRDMA_DYN_CTL_INTENA);
+	isim_wr32(sdev, IRDMA_GLINT_DYN_CTL(0), IRDMA_DYN_CTL_INTENA);
 	irqs = sdev->stats.irqs;
-	sim_vector_fire(sdev, 0);
+	isim_vector_fire(sdev, 0);
 	spin_unlock_irq(&sdev->eq_lock);
 	fired = irdma_test_wait_flag(&t.fired, true);
 	mutex_unlock(&sdev->engine_lock);
@@ -360,7 +360,7 @@ static void irdma_bringup_vector_enabled_unseen_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, fired);
 	KUNIT_EXPECT_EQ(test, sdev->stats.irqs, irqs + 1);
 	/* Taken, and the vector masked again by the interrupt. */
-	KUNIT_EXPECT_EQ(test, sim_rd32(sdev, IRDMA_GLINT_DYN_CTL(0)), 0);
+	KUNIT_EXPECT_EQ(test, isim_rd32(sdev, IRDMA_GLINT_DYN_CTL(0)), 0);
 	KUNIT_EXPECT_FALSE(test, sdev->vec[0].enabled);
 }
 
@@ -372,19 +372,19 @@ static void irdma_bringup_vector_enabled_unseen_test(struct kunit *test)
 static void irdma_bringup_stale_ccqp_stamp_test(struct kunit *test)
 {
 	struct auxiliary_device *adev;
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 	bool taken;
 
 	adev = irdma_test_sim_up(test);
-	sdev = to_sim_dev(adev->dev.parent);
-	KUNIT_ASSERT_EQ(test, sim_rd32(sdev, IRDMA_PFPE_CCQPLOW), SIM_DB_IDLE);
+	sdev = to_isim_dev(adev->dev.parent);
+	KUNIT_ASSERT_EQ(test, isim_rd32(sdev, IRDMA_PFPE_CCQPLOW), ISIM_DB_IDLE);
 
-	atomic64_set(&sdev->db.rung_ns[SIM_TRAP_CCQPLOW], sim_lat_now());
+	atomic64_set(&sdev->db.rung_ns[ISIM_TRAP_CCQPLOW], isim_lat_now());
 	spin_lock_irq(&sdev->cqp_lock);
-	taken = sim_regs_cqp_ctx(sdev);
+	taken = isim_regs_cqp_ctx(sdev);
 	spin_unlock_irq(&sdev->cqp_lock);
 	KUNIT_EXPECT_FALSE(test, taken);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&sdev->db.rung_ns[SIM_TRAP_CCQPLOW]), 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&sdev->db.rung_ns[ISIM_TRAP_CCQPLOW]), 0);
 }
 
 struct irdma_test_bind {
@@ -414,15 +414,15 @@ static void irdma_bringup_polled_cmds_in_trap_test(struct kunit *test)
 {
 	struct irdma_test_bind b = {};
 	struct task_struct *t;
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 	bool ccq, ceq0;
 
 	b.adev = irdma_test_sim_up(test);
-	sdev = to_sim_dev(b.adev->dev.parent);
-	if (!sdev->db.bp[SIM_TRAP_CQPDB] || !sdev->db.bp[SIM_TRAP_CCQPLOW])
+	sdev = to_isim_dev(b.adev->dev.parent);
+	if (!sdev->db.bp[ISIM_TRAP_CQPDB] || !sdev->db.bp[ISIM_TRAP_CCQPLOW])
 		kunit_skip(test, "no debug registers for the CQP's doorbells here");
 	device_release_driver(&b.adev->dev);
-	KUNIT_ASSERT_FALSE(test, sim_cq_find(sdev, 0));
+	KUNIT_ASSERT_FALSE(test, isim_cq_find(sdev, 0));
 	KUNIT_ASSERT_TRUE(test, irdma_test_wait_flag(&sdev->cqp_cleanup_due, false));
 
 	init_completion(&b.done);
@@ -457,7 +457,7 @@ static void irdma_bringup_look_before_trap_test(struct kunit *test)
 #ifdef CONFIG_X86
 	struct irdma_cqp_wqe cmd;
 	unsigned long flags, dr7;
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 	struct irdma_fn *fn;
 	bool ran, young = false;
 	int err, looks = 0;
@@ -468,7 +468,7 @@ static void irdma_bringup_look_before_trap_test(struct kunit *test)
 	mutex_lock(&sdev->engine_lock);
 	/* Bring-up's looks may have left writes to their traps already. */
 	left = atomic64_read(&sdev->db.left_by_looks);
-	tail = sim_rd32(sdev, IRDMA_PFPE_CQPTAIL);
+	tail = isim_rd32(sdev, IRDMA_PFPE_CQPTAIL);
 	spin_lock_irqsave(&fn->cqp.lock, flags);
 	dr7 = local_db_save();
 	err = irdma_cqp_post(fn, &cmd, &idx);
@@ -477,15 +477,15 @@ static void irdma_bringup_look_before_trap_test(struct kunit *test)
 
 	/* A thread's look, its last one a millisecond ago. */
 	spin_lock_irq(&sdev->cqp_lock);
-	sdev->cqp.looked_ns = sim_lat_now() - NSEC_PER_MSEC;
+	sdev->cqp.looked_ns = isim_lat_now() - NSEC_PER_MSEC;
 	spin_unlock_irq(&sdev->cqp_lock);
-	ran = sim_cqp_run(sdev, &young);
+	ran = isim_cqp_run(sdev, &young);
 	KUNIT_EXPECT_FALSE(test, ran);
-	KUNIT_EXPECT_EQ(test, sim_rd32(sdev, IRDMA_PFPE_CQPTAIL), tail);
+	KUNIT_EXPECT_EQ(test, isim_rd32(sdev, IRDMA_PFPE_CQPTAIL), tail);
 	/* No trap came: the next look takes it, once it is due. */
 	do {
 		young = false;
-		ran = sim_cqp_run(sdev, &young);
+		ran = isim_cqp_run(sdev, &young);
 		if (young)
 			usleep_range(50, 100);
 	} while (young && ++looks < 1000);
@@ -493,7 +493,7 @@ static void irdma_bringup_look_before_trap_test(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, err, 0);
 	KUNIT_EXPECT_TRUE(test, ran);
-	KUNIT_EXPECT_NE(test, sim_rd32(sdev, IRDMA_PFPE_CQPTAIL), tail);
+	KUNIT_EXPECT_NE(test, isim_rd32(sdev, IRDMA_PFPE_CQPTAIL), tail);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&sdev->db.left_by_looks), left + 1);
 #else
 	kunit_skip(test, "x86 debug registers only");
@@ -537,12 +537,12 @@ static void irdma_bringup_ws_node_in_trap_test(struct kunit *test)
 {
 	struct irdma_test_polled p = {};
 	struct auxiliary_device *adev;
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 
 	adev = irdma_test_sim_up(test);
 	p.fn = irdma_test_bound_fn(adev);
-	sdev = to_sim_dev(adev->dev.parent);
-	if (!sdev->db.bp[SIM_TRAP_CQPDB])
+	sdev = to_isim_dev(adev->dev.parent);
+	if (!sdev->db.bp[ISIM_TRAP_CQPDB])
 		kunit_skip(test, "CQPDB not trapped here");
 	/* The leaf (node 2) under the VSI's node (1), as bring-up made it. */
 	struct irdma_ws_node leaf = {
@@ -559,7 +559,7 @@ static void irdma_bringup_ws_node_in_trap_test(struct kunit *test)
 
 /* A command only a thread executes, posted while no thread may look. */
 struct irdma_test_held_cmd {
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 	struct irdma_fn *fn;
 	u64 fast;
 	u32 tail;
@@ -578,10 +578,10 @@ static void irdma_test_post_held(struct kunit *test, struct irdma_test_held_cmd 
 	u32 idx;
 
 	h->sdev = irdma_test_trapped_nop(test, &h->fn, &cmd);
-	irdma_build_destroy_ceq(&cmd, SIM_MAX_CEQS - 1, IRDMA_MAX_CEQ_ENTRIES);
+	irdma_build_destroy_ceq(&cmd, ISIM_MAX_CEQS - 1, IRDMA_MAX_CEQ_ENTRIES);
 	mutex_lock(&h->sdev->engine_lock);
 	h->fast = atomic64_read(&h->sdev->db.fast);
-	h->tail = sim_rd32(h->sdev, IRDMA_PFPE_CQPTAIL);
+	h->tail = isim_rd32(h->sdev, IRDMA_PFPE_CQPTAIL);
 	spin_lock_irqsave(&h->fn->cqp.lock, flags);
 	h->err = irdma_cqp_post(h->fn, &cmd, &idx);
 	h->cpu = smp_processor_id();
@@ -590,7 +590,7 @@ static void irdma_test_post_held(struct kunit *test, struct irdma_test_held_cmd 
 
 /*
  * A command a driver sleeps for is the threads', answered no sooner than
- * SIM_CQP_MIN_NS after its doorbell by any but the thread of the CPU that
+ * ISIM_CQP_MIN_NS after its doorbell by any but the thread of the CPU that
  * rang it (here the test looks, not a thread), so that the driver's first
  * look at the CCQ right after ringing finds nothing, as on silicon, and
  * its CCQ work wakes it. Answered at once (in the trap, or by a thread looking all
@@ -602,7 +602,7 @@ static void irdma_bringup_cmd_answered_later_test(struct kunit *test)
 {
 	bool first_ran, ran, young = false;
 	struct irdma_test_held_cmd h;
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 	int looks;
 	u64 waited;
 
@@ -614,12 +614,12 @@ static void irdma_bringup_cmd_answered_later_test(struct kunit *test)
 	 * if it had just been rung, however long this CPU took to get here.
 	 */
 	spin_lock_irq(&sdev->cqp_lock);
-	sdev->cqp.batch_since = sim_lat_now();
+	sdev->cqp.batch_since = isim_lat_now();
 	spin_unlock_irq(&sdev->cqp_lock);
-	ran = sim_cqp_run(sdev, &young);
+	ran = isim_cqp_run(sdev, &young);
 	first_ran = ran;
 	for (looks = 0; !ran && looks < 100000; looks++) {
-		ran = sim_cqp_run(sdev, &young);
+		ran = isim_cqp_run(sdev, &young);
 		if (!ran)
 			cpu_relax();
 	}
@@ -632,12 +632,12 @@ static void irdma_bringup_cmd_answered_later_test(struct kunit *test)
 			    "the trap ran the command");
 	KUNIT_EXPECT_TRUE(test, ran);
 	/*
-	 * The rule is the time: answered only SIM_CQP_MIN_NS after the
+	 * The rule is the time: answered only ISIM_CQP_MIN_NS after the
 	 * doorbell. Under emulation the host may stop this vCPU for longer
 	 * than that between the stamp and the first look; a first look that
 	 * late may answer (its wait says so), any earlier one may not.
 	 */
-	KUNIT_EXPECT_GE(test, waited, SIM_CQP_MIN_NS);
+	KUNIT_EXPECT_GE(test, waited, ISIM_CQP_MIN_NS);
 	if (!first_ran)
 		KUNIT_EXPECT_TRUE(test, young);
 	else
@@ -646,7 +646,7 @@ static void irdma_bringup_cmd_answered_later_test(struct kunit *test)
 
 /*
  * The thread of the CPU that rang a command may answer it before
- * SIM_CQP_MIN_NS: it runs there only once the driver has let the CPU go
+ * ISIM_CQP_MIN_NS: it runs there only once the driver has let the CPU go
  * (slept for its answer), so the driver's look at the CCQ right after
  * ringing has passed. Here the doorbell is stamped as if rung ten seconds
  * from now, so that only that thread may answer in the test's time; the
@@ -655,7 +655,7 @@ static void irdma_bringup_cmd_answered_later_test(struct kunit *test)
 static void irdma_bringup_cmd_answered_by_ringer_test(struct kunit *test)
 {
 	struct irdma_test_held_cmd h;
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 	int i;
 
 	/* No thread looks until the doorbell is stamped. */
@@ -663,15 +663,15 @@ static void irdma_bringup_cmd_answered_by_ringer_test(struct kunit *test)
 	sdev = h.sdev;
 	/* Whether the trap started the batch or leaves it to a look. */
 	spin_lock_irq(&sdev->cqp_lock);
-	sdev->cqp.batch_since = sim_lat_now() + 10 * NSEC_PER_SEC;
-	atomic64_set(&sdev->db.rung_ns[SIM_TRAP_CQPDB], sdev->cqp.batch_since);
+	sdev->cqp.batch_since = isim_lat_now() + 10 * NSEC_PER_SEC;
+	atomic64_set(&sdev->db.rung_ns[ISIM_TRAP_CQPDB], sdev->cqp.batch_since);
 	spin_unlock_irq(&sdev->cqp_lock);
 	mutex_unlock(&sdev->engine_lock);
-	for (i = 0; i < 1000 && sim_rd32(sdev, IRDMA_PFPE_CQPTAIL) == h.tail; i++)
+	for (i = 0; i < 1000 && isim_rd32(sdev, IRDMA_PFPE_CQPTAIL) == h.tail; i++)
 		usleep_range(1000, 2000);
 
 	KUNIT_ASSERT_EQ(test, h.err, 0);
-	KUNIT_EXPECT_NE_MSG(test, sim_rd32(sdev, IRDMA_PFPE_CQPTAIL), h.tail,
+	KUNIT_EXPECT_NE_MSG(test, isim_rd32(sdev, IRDMA_PFPE_CQPTAIL), h.tail,
 			    "not answered while the CPU that rang it slept");
 	KUNIT_EXPECT_EQ(test, atomic64_read(&sdev->db.fast), h.fast);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(sdev->cqp.batch_cpu), h.cpu);
@@ -706,14 +706,14 @@ static void irdma_bringup_cqp_full_test(struct kunit *test)
 	struct irdma_test_exec x = {};
 	struct auxiliary_device *adev;
 	struct task_struct *t;
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 	unsigned long flags;
 	u32 room, posted, i;
 	bool early;
 
 	adev = irdma_test_sim_up(test);
 	x.fn = irdma_test_bound_fn(adev);
-	sdev = to_sim_dev(adev->dev.parent);
+	sdev = to_isim_dev(adev->dev.parent);
 	irdma_build_manage_arp(&x.cmd, x.fn->arp_size - 1, mac, true);
 
 	mutex_lock(&sdev->engine_lock);
@@ -769,7 +769,7 @@ static void irdma_bringup_crit_err_test(struct kunit *test)
 {
 	int blocks = irdma_dma_outstanding();
 	struct auxiliary_device *adev, *again;
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 	struct irdma_fn *fn;
 
 	KUNIT_ASSERT_EQ(test, irdma_sim_add(TEST_FN_ID, true), 0);
@@ -777,9 +777,9 @@ static void irdma_bringup_crit_err_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, adev);
 	fn = irdma_test_bound_fn(adev);
 	KUNIT_ASSERT_NOT_NULL(test, fn);
-	sdev = to_sim_dev(adev->dev.parent);
+	sdev = to_isim_dev(adev->dev.parent);
 
-	sim_wr32(sdev, IRDMA_GLPE_CRITERR, 0x0001024d);
+	isim_wr32(sdev, IRDMA_GLPE_CRITERR, 0x0001024d);
 	KUNIT_EXPECT_EQ(test, irdma_sim_send_event(TEST_FN_ID, BIT(IRDMA_SIM_EVENT_CRIT_ERR),
 						   IRDMA_OICR_PE_CRITERR), 0);
 	KUNIT_EXPECT_FALSE(test, fn->reset);

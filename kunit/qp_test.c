@@ -684,18 +684,18 @@ static void irdma_qp_ae_target_test(struct kunit *test)
 {
 	struct ib_cq_init_attr cq_attr = { .cqe = 16 };
 	DECLARE_COMPLETION_ONSTACK(cq_err);
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 	struct qp_env *e;
 	struct ib_cq *cq;
 	int tries;
 
 	e = qp_env_setup(test, 7);
-	sdev = to_sim_dev(e->adev->dev.parent);
+	sdev = to_isim_dev(e->adev->dev.parent);
 	/* Raised in this order, taken in this order. */
-	sim_fault_queue_ae(sdev, IRDMA_AE_LLP_DOUBT_REACHABILITY, e->a->qp_num,
-			   IRDMA_AE_SOURCE_SQ);
-	sim_fault_queue_ae(sdev, IRDMA_AE_LLP_TOO_MANY_RETRIES, e->b->qp_num,
-			   IRDMA_AE_SOURCE_RSVD);
+	isim_fault_queue_ae(sdev, IRDMA_AE_LLP_DOUBT_REACHABILITY, e->a->qp_num,
+			    IRDMA_AE_SOURCE_SQ);
+	isim_fault_queue_ae(sdev, IRDMA_AE_LLP_TOO_MANY_RETRIES, e->b->qp_num,
+			    IRDMA_AE_SOURCE_RSVD);
 	for (tries = 0; tries < 200 && qp_env_state(e->b) != IB_QPS_ERR; tries++)
 		usleep_range(10000, 20000);
 	KUNIT_EXPECT_EQ(test, qp_env_state(e->b), IB_QPS_ERR);
@@ -703,8 +703,8 @@ static void irdma_qp_ae_target_test(struct kunit *test)
 
 	cq = ib_create_cq(e->ibdev, NULL, qp_env_cq_event, &cq_err, &cq_attr);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(cq));
-	sim_fault_queue_ae(sdev, IRDMA_AE_CQ_OPERATION_ERROR, to_iwcq(cq)->hw.id,
-			   IRDMA_AE_SOURCE_CQ);
+	isim_fault_queue_ae(sdev, IRDMA_AE_CQ_OPERATION_ERROR, to_iwcq(cq)->hw.id,
+			    IRDMA_AE_SOURCE_CQ);
 	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&cq_err, 2 * HZ), 0);
 	ib_destroy_cq(cq);
 	qp_env_teardown(test, e);
@@ -747,7 +747,7 @@ static void irdma_qp_paged_aeq_test(struct kunit *test)
 		.from = (4096 + 8192) * IRDMA_AEQE_SIZE,
 		.to = (4096 + 8192) * IRDMA_AEQE_SIZE,
 	};
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 	struct irdma_fn *fn;
 	struct qp_env *e;
 	u32 i, notes = 2 * IRDMA_HW_PAGE_SIZE / IRDMA_AEQE_SIZE;
@@ -756,7 +756,7 @@ static void irdma_qp_paged_aeq_test(struct kunit *test)
 	qp_test_fragment(test, &no);
 	e = qp_env_setup(test, 7);
 	fn = auxiliary_get_drvdata(e->adev);
-	sdev = to_sim_dev(e->adev->dev.parent);
+	sdev = to_isim_dev(e->adev->dev.parent);
 	KUNIT_ASSERT_NULL(test, fn->aeq.ring.va);
 	KUNIT_EXPECT_EQ(test, fn->aeq.pages.count,
 			DIV_ROUND_UP(fn->aeq.size * IRDMA_AEQE_SIZE, IRDMA_HW_PAGE_SIZE));
@@ -764,10 +764,10 @@ static void irdma_qp_paged_aeq_test(struct kunit *test)
 
 	/* Two pages of events the QP ignores, then one that fails QP b. */
 	for (i = 0; i < notes; i++)
-		sim_aeq_post_qp(sdev, IRDMA_AE_RESET_NOT_SENT, e->a->qp_num,
-				IRDMA_AE_SOURCE_RQ, 0, 0);
-	sim_aeq_post_qp(sdev, IRDMA_AE_LLP_TOO_MANY_RETRIES, e->b->qp_num,
-			IRDMA_AE_SOURCE_RSVD, 0, 0);
+		isim_aeq_post_qp(sdev, IRDMA_AE_RESET_NOT_SENT, e->a->qp_num,
+				 IRDMA_AE_SOURCE_RQ, 0, 0);
+	isim_aeq_post_qp(sdev, IRDMA_AE_LLP_TOO_MANY_RETRIES, e->b->qp_num,
+			 IRDMA_AE_SOURCE_RSVD, 0, 0);
 	for (tries = 0; tries < 200 && qp_env_state(e->b) != IB_QPS_ERR; tries++)
 		usleep_range(10000, 20000);
 	KUNIT_EXPECT_EQ(test, qp_env_state(e->b), IB_QPS_ERR);
@@ -789,7 +789,7 @@ static void irdma_qp_paged_pble_test(struct kunit *test)
 {
 	struct qp_test_no_blocks no = { .from = SZ_2M, .to = SZ_2M };
 	struct irdma_pble_alloc first = {}, rest = {};
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 	struct irdma_fn *fn;
 	struct qp_env *e;
 	size_t avail;
@@ -797,7 +797,7 @@ static void irdma_qp_paged_pble_test(struct kunit *test)
 
 	e = qp_env_setup(test, 7);
 	fn = auxiliary_get_drvdata(e->adev);
-	sdev = to_sim_dev(e->adev->dev.parent);
+	sdev = to_isim_dev(e->adev->dev.parent);
 	/* Use up the PBLEs of the segment backed at bring-up. */
 	KUNIT_ASSERT_EQ(test, irdma_pble_alloc(fn, 1, true, &first), 0);
 	avail = gen_pool_avail(fn->pble.pool) / IRDMA_PBLE_SIZE;
@@ -1207,11 +1207,11 @@ static void irdma_qp_first_sd_test(struct kunit *test)
 	e = qp_env_setup(test, 7);
 	fn = auxiliary_get_drvdata(e->adev);
 	KUNIT_EXPECT_EQ(test, TEST_FN_ID & 1, 1);
-	KUNIT_EXPECT_EQ(test, fn->hmc.first_sd, SIM_FIRST_SD_ODD);
+	KUNIT_EXPECT_EQ(test, fn->hmc.first_sd, ISIM_FIRST_SD_ODD);
 	for (i = 0; i < IRDMA_HMC_OBJ_COUNT; i++)
 		if (fn->hmc.obj[i].cnt)
 			KUNIT_EXPECT_GE(test, fn->hmc.obj[i].base,
-					(u64)SIM_FIRST_SD_ODD * IRDMA_HMC_SD_SIZE);
+					(u64)ISIM_FIRST_SD_ODD * IRDMA_HMC_SD_SIZE);
 	memset(e->buf[0], 0x3c, 128);
 	qp_env_send(test, e, 1, 128);
 	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 2), 2);
@@ -1242,7 +1242,7 @@ static void irdma_qp_cq_ack_test(struct kunit *test)
 	};
 	atomic_t events = ATOMIC_INIT(0);
 	struct ib_wc wc[2];
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 	struct qp_env *e;
 	struct ib_qp *qp;
 	struct ib_cq *cq;
@@ -1250,9 +1250,9 @@ static void irdma_qp_cq_ack_test(struct kunit *test)
 	int round, got, tries;
 
 	e = qp_env_setup(test, 7);
-	sdev = to_sim_dev(e->adev->dev.parent);
+	sdev = to_isim_dev(e->adev->dev.parent);
 	/* Polled, a write can be missed: the simulator does not hold events. */
-	KUNIT_ASSERT_NOT_NULL(test, sdev->db.bp[SIM_TRAP_CQACK]);
+	KUNIT_ASSERT_NOT_NULL(test, sdev->db.bp[ISIM_TRAP_CQACK]);
 	cq = ib_create_cq(e->ibdev, qp_env_count_event, NULL, &events, &cq_attr);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(cq));
 	init.send_cq = cq;
@@ -1774,7 +1774,7 @@ static void irdma_qp_cq_resize_serial_test(struct kunit *test)
 {
 	struct qp_env_resize r[2] = {};
 	struct task_struct *t[2];
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 	struct irdma_fn *fn;
 	struct qp_env *e;
 	u32 head, posted;
@@ -1782,7 +1782,7 @@ static void irdma_qp_cq_resize_serial_test(struct kunit *test)
 
 	e = qp_env_setup(test, 7);
 	fn = auxiliary_get_drvdata(e->adev);
-	sdev = to_sim_dev(e->adev->dev.parent);
+	sdev = to_isim_dev(e->adev->dev.parent);
 	for (i = 0; i < 2; i++) {
 		r[i].cq = e->cq;
 		r[i].entries = 300 + 300 * i;
@@ -1840,13 +1840,13 @@ static void irdma_qp_engine_quick_test(struct kunit *test)
 	};
 	bool quick[2] = { true, false }, work[2] = {};
 	struct ib_wc wc[4], *r;
-	struct sim_dev *sdev;
-	struct sim_qp *sqp;
+	struct isim_dev *sdev;
+	struct isim_qp *sqp;
 	struct qp_env *e;
 	int i;
 
 	e = qp_env_setup(test, 7);
-	sdev = to_sim_dev(e->adev->dev.parent);
+	sdev = to_isim_dev(e->adev->dev.parent);
 	for (i = 0; i < 2; i++) {
 		memset(e->buf[1], 0, TEST_BUF);
 		qp_env_post_recv(test, e, e->b, 1, 200 + i);
@@ -1861,7 +1861,7 @@ static void irdma_qp_engine_quick_test(struct kunit *test)
 		wr.wr_id = 10 + i;
 		if (!ib_post_send(e->a, &wr, NULL)) {
 			quick[i] = false;
-			work[i] = sim_qps_run(sdev, &quick[i]);
+			work[i] = isim_qps_run(sdev, &quick[i]);
 		}
 		sqp->priv = true;
 		mutex_unlock(&sdev->engine_lock);
@@ -1944,7 +1944,7 @@ static void irdma_qp_lan_contract_test(struct kunit *test)
 {
 	struct ib_wc wc[4], *s;
 	struct irdma_ws_leaf *leaf;
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 	struct irdma_fn *fn;
 	struct qp_env *e;
 	bool filter;
@@ -1953,11 +1953,11 @@ static void irdma_qp_lan_contract_test(struct kunit *test)
 
 	e = qp_env_setup(test, 7);
 	fn = auxiliary_get_drvdata(e->adev);
-	sdev = to_sim_dev(e->adev->dev.parent);
+	sdev = to_isim_dev(e->adev->dev.parent);
 	leaf = &fn->ws.leaf[0];
-	KUNIT_EXPECT_EQ(test, sim_lan_count(sdev, &filter), 1);
+	KUNIT_EXPECT_EQ(test, isim_lan_count(sdev, &filter), 1);
 	KUNIT_EXPECT_TRUE(test, filter);
-	KUNIT_ASSERT_TRUE(test, sim_qset_live(sdev, leaf->qs_handle));
+	KUNIT_ASSERT_TRUE(test, isim_qset_live(sdev, leaf->qs_handle));
 	KUNIT_EXPECT_NE(test, leaf->teid, 0);
 	KUNIT_EXPECT_EQ(test, to_iwqp(e->a)->hw.qs_handle, leaf->qs_handle);
 	/* The leaf weighs its traffic class's share: all of the port. */
@@ -1965,7 +1965,7 @@ static void irdma_qp_lan_contract_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sdev->lan.leaf_weight[leaf->qs_handle], 100);
 
 	/* The queue set detached: the send waits in the SQ. */
-	sim_qset_del(sdev, leaf->teid);
+	isim_qset_del(sdev, leaf->teid);
 	refused = sdev->stats.tx_no_qset;
 	memset(e->buf[1], 0, TEST_BUF);
 	memset(e->buf[0], 0x5a, 64);
@@ -1975,7 +1975,7 @@ static void irdma_qp_lan_contract_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->buf[1][0], 0);
 
 	/* Attached again: that send and the next go out. */
-	KUNIT_ASSERT_EQ(test, sim_qset_add(sdev, leaf->qs_handle, 0, &teid), 0);
+	KUNIT_ASSERT_EQ(test, isim_qset_add(sdev, leaf->qs_handle, 0, &teid), 0);
 	leaf->teid = teid;
 	qp_env_send(test, e, 2, 64);
 	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 4), 4);
@@ -2034,7 +2034,7 @@ static void irdma_qp_vlan_prio_test(struct kunit *test)
 	qp_env_teardown(test, e);
 }
 
-static struct sim_qp *qp_env_sim_qp(struct sim_dev *sdev, struct ib_qp *qp)
+static struct isim_qp *qp_env_sim_qp(struct isim_dev *sdev, struct ib_qp *qp)
 {
 	return xa_load(&sdev->qps, qp->qp_num);
 }
@@ -2056,7 +2056,7 @@ static void irdma_qp_tc_change_test(struct kunit *test)
 	struct irdma_sim_qos one = { .num_tc = 1, .rel_bw = { 100 } };
 	struct ib_qp_init_attr init = {};
 	struct ib_wc wc[2];
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 	struct irdma_fn *fn;
 	struct ib_qp *extra;
 	struct qp_env *e;
@@ -2067,7 +2067,7 @@ static void irdma_qp_tc_change_test(struct kunit *test)
 
 	e = qp_env_setup(test, 7);
 	fn = auxiliary_get_drvdata(e->adev);
-	sdev = to_sim_dev(e->adev->dev.parent);
+	sdev = to_isim_dev(e->adev->dev.parent);
 	events = sdev->stats.events;
 	/* Ours and ib_core's GSI QP. */
 	users = fn->ws.users;
@@ -2078,7 +2078,7 @@ static void irdma_qp_tc_change_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, irdma_sim_send_event(TEST_FN_ID,
 						   BIT(IRDMA_SIM_EVENT_AFTER_TC), 0), 0);
 	KUNIT_EXPECT_EQ(test, sdev->stats.events, events + 1);
-	KUNIT_EXPECT_EQ(test, sim_lan_count(sdev, &filter), 1);
+	KUNIT_EXPECT_EQ(test, isim_lan_count(sdev, &filter), 1);
 	KUNIT_EXPECT_FALSE(test, fn->ws.tc_change_pending);
 
 	KUNIT_ASSERT_EQ(test, irdma_sim_send_event(TEST_FN_ID,
@@ -2087,7 +2087,7 @@ static void irdma_qp_tc_change_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&fn->ws.suspend_reqs), 0);
 	KUNIT_EXPECT_TRUE(test, qp_env_sim_qp(sdev, e->a)->suspended);
 	KUNIT_EXPECT_TRUE(test, qp_env_sim_qp(sdev, e->b)->suspended);
-	KUNIT_EXPECT_EQ(test, sim_lan_count(sdev, &filter), 0);
+	KUNIT_EXPECT_EQ(test, isim_lan_count(sdev, &filter), 0);
 	memset(e->buf[1], 0, TEST_BUF);
 	memset(e->buf[0], 0x6b, 64);
 	qp_env_send(test, e, 1, 64);
@@ -2116,8 +2116,8 @@ static void irdma_qp_tc_change_test(struct kunit *test)
 	qs = fn->ws.leaf[1].qs_handle;
 	KUNIT_EXPECT_EQ(test, fn->ws.leaf[1].users, users);
 	KUNIT_EXPECT_EQ(test, fn->ws.leaf[0].users, 0);
-	KUNIT_EXPECT_EQ(test, sim_lan_count(sdev, &filter), 1);
-	KUNIT_EXPECT_TRUE(test, sim_qset_live(sdev, qs));
+	KUNIT_EXPECT_EQ(test, isim_lan_count(sdev, &filter), 1);
+	KUNIT_EXPECT_TRUE(test, isim_qset_live(sdev, qs));
 	KUNIT_EXPECT_EQ(test, sdev->lan.leaf_weight[qs], 60);
 	KUNIT_EXPECT_FALSE(test, qp_env_sim_qp(sdev, e->a)->suspended);
 	KUNIT_EXPECT_EQ(test, qp_env_sim_qp(sdev, e->a)->qs_handle, qs);
@@ -2131,7 +2131,7 @@ static void irdma_qp_tc_change_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, irdma_sim_set_qos(TEST_FN_ID, &one), 0);
 	KUNIT_EXPECT_EQ(test, to_iwqp(e->a)->ws_tc, 0);
 	KUNIT_EXPECT_EQ(test, fn->ws.leaf[0].users, users);
-	KUNIT_EXPECT_EQ(test, sim_lan_count(sdev, &filter), 1);
+	KUNIT_EXPECT_EQ(test, isim_lan_count(sdev, &filter), 1);
 	KUNIT_EXPECT_EQ(test, qp_env_sim_qp(sdev, e->b)->qs_handle,
 			fn->ws.leaf[0].qs_handle);
 	qp_env_send(test, e, 2, 64);
@@ -2154,13 +2154,13 @@ static void irdma_qp_create_qs_handle_test(struct kunit *test)
 {
 	struct qp_env *e = qp_env_setup(test, 7);
 	struct irdma_fn *fn = auxiliary_get_drvdata(e->adev);
-	struct sim_dev *sdev = to_sim_dev(e->adev->dev.parent);
+	struct isim_dev *sdev = to_isim_dev(e->adev->dev.parent);
 	struct ib_qp_init_attr init = {
 		.qp_type = IB_QPT_RC,
 		.cap = { .max_send_wr = 4, .max_recv_wr = 4, .max_send_sge = 1,
 			 .max_recv_sge = 1 },
 	};
-	struct sim_qp *sqp;
+	struct isim_qp *sqp;
 	struct ib_qp *qp;
 
 	init.send_cq = e->cq;
@@ -2180,7 +2180,7 @@ static void irdma_qp_tc_change_fail_test(struct kunit *test)
 {
 	struct qp_env *e = qp_env_setup(test, 7);
 	struct irdma_fn *fn = auxiliary_get_drvdata(e->adev);
-	struct sim_dev *sdev = to_sim_dev(e->adev->dev.parent);
+	struct isim_dev *sdev = to_isim_dev(e->adev->dev.parent);
 	u64 resumed;
 	int tries;
 

@@ -23,29 +23,29 @@ static bool srq;
 module_param(srq, bool, 0444);
 MODULE_PARM_DESC(srq, "Functions created at load have the SRQ extension (shared receive queues, which the E810 lacks)");
 
-static LIST_HEAD(sim_devs);
-static DEFINE_MUTEX(sim_devs_lock);
+static LIST_HEAD(isim_devs);
+static DEFINE_MUTEX(isim_devs_lock);
 
-static const struct bus_type sim_bus;
+static const struct bus_type isim_bus;
 
-static void sim_dev_release(struct device *dev)
+static void isim_dev_release(struct device *dev)
 {
-	kfree(to_sim_dev(dev));
+	kfree(to_isim_dev(dev));
 }
 
-static void sim_adev_release(struct device *dev)
+static void isim_adev_release(struct device *dev)
 {
 	struct auxiliary_device *adev = to_auxiliary_dev(dev);
 
 	kfree(container_of(adev, struct irdma_sim_adev, adev));
 }
 
-static void sim_request_reset(struct irdma_sim_adev *sadev)
+static void isim_request_reset(struct irdma_sim_adev *sadev)
 {
-	struct sim_dev *sdev = to_sim_dev(sadev->adev.dev.parent);
+	struct isim_dev *sdev = to_isim_dev(sadev->adev.dev.parent);
 
 	dev_info(&sdev->dev, "function reset requested by the RDMA driver\n");
-	sim_reset_schedule(sdev);
+	isim_reset_schedule(sdev);
 }
 
 /*
@@ -53,32 +53,32 @@ static void sim_request_reset(struct irdma_sim_adev *sadev)
  * (ice_add_rdma_qset, ice_del_rdma_qset, ice_rdma_update_vsi_filter),
  * offered as the auxiliary device's callbacks.
  */
-static int sim_native_add_qset(struct irdma_sim_adev *sadev, u16 qs_handle,
-			       u8 tc, u32 *teid)
+static int isim_native_add_qset(struct irdma_sim_adev *sadev, u16 qs_handle,
+				u8 tc, u32 *teid)
 {
-	return sim_qset_add(to_sim_dev(sadev->adev.dev.parent), qs_handle, tc, teid);
+	return isim_qset_add(to_isim_dev(sadev->adev.dev.parent), qs_handle, tc, teid);
 }
 
-static void sim_native_del_qset(struct irdma_sim_adev *sadev, u32 teid)
+static void isim_native_del_qset(struct irdma_sim_adev *sadev, u32 teid)
 {
-	sim_qset_del(to_sim_dev(sadev->adev.dev.parent), teid);
+	isim_qset_del(to_isim_dev(sadev->adev.dev.parent), teid);
 }
 
-static void sim_native_rdma_filter(struct irdma_sim_adev *sadev, bool on)
+static void isim_native_rdma_filter(struct irdma_sim_adev *sadev, bool on)
 {
-	irdma_sim_rdma_filter(to_sim_dev(sadev->adev.dev.parent), on);
+	irdma_sim_rdma_filter(to_isim_dev(sadev->adev.dev.parent), on);
 }
 
-static void sim_native_get_qos(struct irdma_sim_adev *sadev,
-			       struct irdma_sim_qos *qos)
+static void isim_native_get_qos(struct irdma_sim_adev *sadev,
+				struct irdma_sim_qos *qos)
 {
-	irdma_sim_get_qos(to_sim_dev(sadev->adev.dev.parent), qos);
+	irdma_sim_get_qos(to_isim_dev(sadev->adev.dev.parent), qos);
 }
 
 /* The native front: an "irdma_sim.roce.N" auxiliary device. */
-static int sim_native_plug(void *priv, const struct irdma_sim_res *res)
+static int isim_native_plug(void *priv, const struct irdma_sim_res *res)
 {
-	struct sim_dev *sdev = priv;
+	struct isim_dev *sdev = priv;
 	struct irdma_sim_adev *sadev;
 	int err;
 
@@ -99,15 +99,15 @@ static int sim_native_plug(void *priv, const struct irdma_sim_res *res)
 	sadev->roce = res->roce;
 	sadev->srq = sdev->srq;
 	sadev->push_pages = sdev->push_pages;
-	sadev->request_reset = sim_request_reset;
-	sadev->add_qset = sim_native_add_qset;
-	sadev->del_qset = sim_native_del_qset;
-	sadev->rdma_filter = sim_native_rdma_filter;
-	sadev->get_qos = sim_native_get_qos;
+	sadev->request_reset = isim_request_reset;
+	sadev->add_qset = isim_native_add_qset;
+	sadev->del_qset = isim_native_del_qset;
+	sadev->rdma_filter = isim_native_rdma_filter;
+	sadev->get_qos = isim_native_get_qos;
 	sadev->adev.name = res->roce ? IRDMA_SIM_ROCE_NAME : IRDMA_SIM_IWARP_NAME;
 	sadev->adev.id = res->id;
 	sadev->adev.dev.parent = &sdev->dev;
-	sadev->adev.dev.release = sim_adev_release;
+	sadev->adev.dev.release = isim_adev_release;
 
 	err = auxiliary_device_init(&sadev->adev);
 	if (err) {
@@ -123,9 +123,9 @@ static int sim_native_plug(void *priv, const struct irdma_sim_res *res)
 	return 0;
 }
 
-static void sim_native_unplug(void *priv)
+static void isim_native_unplug(void *priv)
 {
-	struct sim_dev *sdev = priv;
+	struct isim_dev *sdev = priv;
 
 	auxiliary_device_delete(&sdev->sadev->adev);
 	auxiliary_device_uninit(&sdev->sadev->adev);
@@ -133,9 +133,9 @@ static void sim_native_unplug(void *priv)
 }
 
 /* The native front's events: to the bound irdma_sim_aux_driver, if any. */
-static void sim_native_event(void *priv, unsigned long type, u32 reg)
+static void isim_native_event(void *priv, unsigned long type, u32 reg)
 {
-	struct sim_dev *sdev = priv;
+	struct isim_dev *sdev = priv;
 	struct device *dev = &sdev->sadev->adev.dev;
 	struct irdma_sim_aux_driver *drv;
 
@@ -149,20 +149,20 @@ static void sim_native_event(void *priv, unsigned long type, u32 reg)
 	device_unlock(dev);
 }
 
-static const struct irdma_sim_front sim_native_front = {
-	.plug = sim_native_plug,
-	.unplug = sim_native_unplug,
-	.event = sim_native_event,
+static const struct irdma_sim_front isim_native_front = {
+	.plug = isim_native_plug,
+	.unplug = isim_native_unplug,
+	.event = isim_native_event,
 };
 
-static int sim_plug(struct sim_dev *sdev)
+static int isim_plug(struct isim_dev *sdev)
 {
 	struct irdma_sim_res res = {
 		.id = sdev->id,
 		.roce = sdev->roce,
 		.hw_addr = sdev->regs,
 		.msix = sdev->msix,
-		.msix_count = SIM_MSIX_COUNT,
+		.msix_count = ISIM_MSIX_COUNT,
 		.netdev = sdev->netdev,
 		.pf_id = sdev->id & 0x7,
 		.vsi_num = sdev->id,
@@ -178,7 +178,7 @@ static int sim_plug(struct sim_dev *sdev)
 	return err;
 }
 
-static void sim_unplug(struct sim_dev *sdev)
+static void isim_unplug(struct isim_dev *sdev)
 {
 	mutex_lock(&sdev->front_lock);
 	if (sdev->plugged) {
@@ -193,22 +193,22 @@ static void sim_unplug(struct sim_dev *sdev)
  * unplugged (its driver lets go), the engine's state and registers are
  * reset, and the function is plugged back in.
  */
-static void sim_reset_work(struct work_struct *work)
+static void isim_reset_work(struct work_struct *work)
 {
-	struct sim_dev *sdev = container_of(work, struct sim_dev, reset_work);
+	struct isim_dev *sdev = container_of(work, struct isim_dev, reset_work);
 	int err;
 
-	sim_unplug(sdev);
+	isim_unplug(sdev);
 	sdev->stats.resets++;
 	/* The LAN driver rebuilds its scheduler and VSIs: nothing attached. */
-	sim_lan_reset(sdev);
-	sim_engine_stop(sdev);
-	sim_cqp_destroy(sdev);
-	sim_regs_reset(sdev);
+	isim_lan_reset(sdev);
+	isim_engine_stop(sdev);
+	isim_cqp_destroy(sdev);
+	isim_regs_reset(sdev);
 	memset(sdev->vec, 0, sizeof(sdev->vec));
-	err = sim_engine_start(sdev);
+	err = isim_engine_start(sdev);
 	if (!err)
-		err = sim_plug(sdev);
+		err = isim_plug(sdev);
 	if (err)
 		dev_err(&sdev->dev, "function did not come back from reset: %d\n", err);
 	else
@@ -216,10 +216,10 @@ static void sim_reset_work(struct work_struct *work)
 }
 
 /**
- * sim_reset_schedule - reset the function soon, from a worker
+ * isim_reset_schedule - reset the function soon, from a worker
  * @sdev: the simulated function
  */
-void sim_reset_schedule(struct sim_dev *sdev)
+void isim_reset_schedule(struct isim_dev *sdev)
 {
 	if (!READ_ONCE(sdev->dying))
 		schedule_work(&sdev->reset_work);
@@ -234,32 +234,32 @@ void sim_reset_schedule(struct sim_dev *sdev)
  */
 void irdma_sim_request_reset(void *handle)
 {
-	struct sim_dev *sdev = handle;
+	struct isim_dev *sdev = handle;
 
 	dev_info(&sdev->dev, "function reset requested by its driver\n");
-	sim_reset_schedule(sdev);
+	isim_reset_schedule(sdev);
 }
 EXPORT_SYMBOL_GPL(irdma_sim_request_reset);
 
-static struct sim_dev *sim_dev_find(u32 id)
+static struct isim_dev *isim_dev_find(u32 id)
 {
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 
-	list_for_each_entry(sdev, &sim_devs, list)
+	list_for_each_entry(sdev, &isim_devs, list)
 		if (sdev->id == id)
 			return sdev;
 	return NULL;
 }
 
-static int sim_dev_create(u32 id, bool roce, bool srq, void __iomem *regs,
-			  const struct irdma_sim_front *front, void *front_priv)
+static int isim_dev_create(u32 id, bool roce, bool srq, void __iomem *regs,
+			   const struct irdma_sim_front *front, void *front_priv)
 {
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 	int err;
 
-	if (id >= SIM_MAX_DEVICES)
+	if (id >= ISIM_MAX_DEVICES)
 		return -ERANGE;
-	if (sim_dev_find(id))
+	if (isim_dev_find(id))
 		return -EEXIST;
 
 	sdev = kzalloc(sizeof(*sdev), GFP_KERNEL);
@@ -273,8 +273,8 @@ static int sim_dev_create(u32 id, bool roce, bool srq, void __iomem *regs,
 	 * query reports; odd-numbered native functions do, so that drivers
 	 * meet that case. Those ice presents keep silicon's PF layout.
 	 */
-	sdev->first_sd = !front && (id & 1) ? SIM_FIRST_SD_ODD : 0;
-	sdev->front = front ? front : &sim_native_front;
+	sdev->first_sd = !front && (id & 1) ? ISIM_FIRST_SD_ODD : 0;
+	sdev->front = front ? front : &isim_native_front;
 	sdev->front_priv = front ? front_priv : sdev;
 	xa_init(&sdev->cqs);
 	xa_init(&sdev->qps);
@@ -282,24 +282,24 @@ static int sim_dev_create(u32 id, bool roce, bool srq, void __iomem *regs,
 	xa_init(&sdev->mrs);
 	xa_init(&sdev->mgs);
 	INIT_LIST_HEAD(&sdev->peer);
-	INIT_WORK(&sdev->reset_work, sim_reset_work);
-	sim_event_init(sdev);
-	sim_lan_init(sdev);
+	INIT_WORK(&sdev->reset_work, isim_reset_work);
+	isim_event_init(sdev);
+	isim_lan_init(sdev);
 	spin_lock_init(&sdev->faults.ae_lock);
 	spin_lock_init(&sdev->cqp_lock);
 	spin_lock_init(&sdev->eq_lock);
-	sim_doorbell_init(sdev);
+	isim_doorbell_init(sdev);
 	INIT_KFIFO(sdev->faults.aes);
 	sdev->faults.fail_count = 1;
 	sdev->faults.fail_op = -1;
 	sdev->faults.delay_op = -1;
 
 	device_initialize(&sdev->dev);
-	sdev->dev.bus = &sim_bus;
-	sdev->dev.release = sim_dev_release;
+	sdev->dev.bus = &isim_bus;
+	sdev->dev.release = isim_dev_release;
 	sdev->dev.dma_mask = &sdev->dev.coherent_dma_mask;
 	sdev->dev.dma_parms = &sdev->dma_parms;
-	err = dev_set_name(&sdev->dev, SIM_DRV_NAME "%u", id);
+	err = dev_set_name(&sdev->dev, ISIM_DRV_NAME "%u", id);
 	if (err)
 		goto err_put;
 	err = dma_set_mask_and_coherent(&sdev->dev, DMA_BIT_MASK(64));
@@ -323,47 +323,47 @@ static int sim_dev_create(u32 id, bool roce, bool srq, void __iomem *regs,
 		sdev->own_regs = true;
 		sdev->push_pages = IRDMA_SIM_PUSH_PAGES;
 	}
-	sim_regs_reset(sdev);
-	err = sim_ahs_alloc(sdev);
+	isim_regs_reset(sdev);
+	err = isim_ahs_alloc(sdev);
 	if (err)
 		goto err_regs;
-	sim_userdb_tidy();
-	sim_doorbell_arm(sdev);
+	isim_userdb_tidy();
+	isim_doorbell_arm(sdev);
 
-	err = sim_irqs_alloc(sdev);
+	err = isim_irqs_alloc(sdev);
 	if (err)
 		goto err_ahs;
-	err = sim_netdev_create(sdev);
+	err = isim_netdev_create(sdev);
 	if (err)
 		goto err_irqs;
-	err = sim_engine_start(sdev);
+	err = isim_engine_start(sdev);
 	if (err)
 		goto err_netdev;
-	sim_userdb_add(sdev);
-	err = sim_plug(sdev);
+	isim_userdb_add(sdev);
+	err = isim_plug(sdev);
 	if (err)
 		goto err_aux;
-	sim_debugfs_add(sdev);
+	isim_debugfs_add(sdev);
 
-	list_add_tail(&sdev->list, &sim_devs);
-	sim_peer_add(sdev);
+	list_add_tail(&sdev->list, &isim_devs);
+	isim_peer_add(sdev);
 	dev_info(&sdev->dev, "simulated E810 function %u (%s), netdev %s\n", id,
 		 roce ? "RoCEv2" : "iWARP", netdev_name(sdev->netdev));
 	return 0;
 
 err_aux:
-	sim_userdb_del(sdev);
+	isim_userdb_del(sdev);
 	sdev->dying = true;
 	cancel_work_sync(&sdev->reset_work);
-	sim_engine_stop(sdev);
+	isim_engine_stop(sdev);
 err_netdev:
-	sim_netdev_destroy(sdev);
+	isim_netdev_destroy(sdev);
 	cancel_work_sync(&sdev->mtu_work);
 err_irqs:
-	sim_irqs_free(sdev);
+	isim_irqs_free(sdev);
 err_ahs:
-	sim_doorbell_disarm(sdev);
-	sim_ahs_free(sdev);
+	isim_doorbell_disarm(sdev);
+	isim_ahs_free(sdev);
 err_regs:
 	if (sdev->own_regs)
 		vfree((void __force *)sdev->regs);
@@ -374,25 +374,25 @@ err_put:
 	return err;
 }
 
-static void sim_dev_destroy(struct sim_dev *sdev)
+static void isim_dev_destroy(struct isim_dev *sdev)
 {
 	list_del(&sdev->list);
-	sim_peer_del(sdev);
-	sim_debugfs_del(sdev);
+	isim_peer_del(sdev);
+	isim_debugfs_del(sdev);
 	/* No reset from here on; one under way finishes first. */
 	WRITE_ONCE(sdev->dying, true);
 	cancel_work_sync(&sdev->reset_work);
 	/* The driver lets go of the function, then the engine stops. */
-	sim_unplug(sdev);
-	sim_userdb_del(sdev);
-	sim_engine_stop(sdev);
-	sim_doorbell_disarm(sdev);
-	sim_cqp_destroy(sdev);
-	sim_netdev_destroy(sdev);
+	isim_unplug(sdev);
+	isim_userdb_del(sdev);
+	isim_engine_stop(sdev);
+	isim_doorbell_disarm(sdev);
+	isim_cqp_destroy(sdev);
+	isim_netdev_destroy(sdev);
 	/* After the netdev: no MTU change can schedule it again. */
 	cancel_work_sync(&sdev->mtu_work);
-	sim_irqs_free(sdev);
-	sim_ahs_free(sdev);
+	isim_irqs_free(sdev);
+	isim_ahs_free(sdev);
 	if (sdev->own_regs)
 		vfree((void __force *)sdev->regs);
 	device_unregister(&sdev->dev);
@@ -423,9 +423,9 @@ int irdma_sim_add_srq(u32 id)
 {
 	int err;
 
-	mutex_lock(&sim_devs_lock);
-	err = sim_dev_create(id, true, true, NULL, NULL, NULL);
-	mutex_unlock(&sim_devs_lock);
+	mutex_lock(&isim_devs_lock);
+	err = isim_dev_create(id, true, true, NULL, NULL, NULL);
+	mutex_unlock(&isim_devs_lock);
 	return err;
 }
 
@@ -445,9 +445,9 @@ int irdma_sim_add_fronted(u32 id, bool roce, void __iomem *regs,
 {
 	int err;
 
-	mutex_lock(&sim_devs_lock);
-	err = sim_dev_create(id, roce, false, regs, front, priv);
-	mutex_unlock(&sim_devs_lock);
+	mutex_lock(&isim_devs_lock);
+	err = isim_dev_create(id, roce, false, regs, front, priv);
+	mutex_unlock(&isim_devs_lock);
 	return err;
 }
 EXPORT_SYMBOL_GPL(irdma_sim_add_fronted);
@@ -460,13 +460,13 @@ EXPORT_SYMBOL_GPL(irdma_sim_add_fronted);
  */
 int irdma_sim_del(u32 id)
 {
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 
-	mutex_lock(&sim_devs_lock);
-	sdev = sim_dev_find(id);
+	mutex_lock(&isim_devs_lock);
+	sdev = isim_dev_find(id);
 	if (sdev)
-		sim_dev_destroy(sdev);
-	mutex_unlock(&sim_devs_lock);
+		isim_dev_destroy(sdev);
+	mutex_unlock(&isim_devs_lock);
 	return sdev ? 0 : -ENOENT;
 }
 EXPORT_SYMBOL_GPL(irdma_sim_del);
@@ -481,15 +481,15 @@ EXPORT_SYMBOL_GPL(irdma_sim_del);
 struct auxiliary_device *irdma_sim_adev(u32 id)
 {
 	struct auxiliary_device *adev = NULL;
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 
-	mutex_lock(&sim_devs_lock);
-	sdev = sim_dev_find(id);
+	mutex_lock(&isim_devs_lock);
+	sdev = isim_dev_find(id);
 	if (sdev && sdev->sadev) {
 		adev = &sdev->sadev->adev;
 		get_device(&adev->dev);
 	}
-	mutex_unlock(&sim_devs_lock);
+	mutex_unlock(&isim_devs_lock);
 	return adev;
 }
 
@@ -501,15 +501,15 @@ struct auxiliary_device *irdma_sim_adev(u32 id)
  */
 void irdma_sim_fail_cqp_op(u32 id, u8 opcode, u32 count)
 {
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 
-	mutex_lock(&sim_devs_lock);
-	sdev = sim_dev_find(id);
+	mutex_lock(&isim_devs_lock);
+	sdev = isim_dev_find(id);
 	if (sdev) {
 		WRITE_ONCE(sdev->faults.fail_count, count);
 		WRITE_ONCE(sdev->faults.fail_op, opcode);
 	}
-	mutex_unlock(&sim_devs_lock);
+	mutex_unlock(&isim_devs_lock);
 }
 
 /**
@@ -522,13 +522,13 @@ void irdma_sim_fail_cqp_op(u32 id, u8 opcode, u32 count)
  */
 int irdma_sim_send_event(u32 id, unsigned long type, u32 reg)
 {
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 
-	mutex_lock(&sim_devs_lock);
-	sdev = sim_dev_find(id);
+	mutex_lock(&isim_devs_lock);
+	sdev = isim_dev_find(id);
 	if (sdev)
-		sim_event_send(sdev, type, reg);
-	mutex_unlock(&sim_devs_lock);
+		isim_event_send(sdev, type, reg);
+	mutex_unlock(&isim_devs_lock);
 	return sdev ? 0 : -ENODEV;
 }
 
@@ -537,18 +537,18 @@ int irdma_sim_send_event(u32 id, unsigned long type, u32 reg)
  * @id: the function's number
  * @qos: the classes
  *
- * Return: as sim_qos_set(), or -ENODEV.
+ * Return: as isim_qos_set(), or -ENODEV.
  */
 int irdma_sim_set_qos(u32 id, const struct irdma_sim_qos *qos)
 {
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 	int err = -ENODEV;
 
-	mutex_lock(&sim_devs_lock);
-	sdev = sim_dev_find(id);
+	mutex_lock(&isim_devs_lock);
+	sdev = isim_dev_find(id);
 	if (sdev)
-		err = sim_qos_set(sdev, qos);
-	mutex_unlock(&sim_devs_lock);
+		err = isim_qos_set(sdev, qos);
+	mutex_unlock(&isim_devs_lock);
 	return err;
 }
 
@@ -593,62 +593,62 @@ static ssize_t del_device_store(const struct bus_type *bus, const char *buf,
 }
 static BUS_ATTR_WO(del_device);
 
-static struct attribute *sim_bus_attrs[] = {
+static struct attribute *isim_bus_attrs[] = {
 	&bus_attr_new_device.attr,
 	&bus_attr_del_device.attr,
 	NULL
 };
-ATTRIBUTE_GROUPS(sim_bus);
+ATTRIBUTE_GROUPS(isim_bus);
 
-static const struct bus_type sim_bus = {
-	.name = SIM_DRV_NAME,
-	.bus_groups = sim_bus_groups,
+static const struct bus_type isim_bus = {
+	.name = ISIM_DRV_NAME,
+	.bus_groups = isim_bus_groups,
 };
 
-static void sim_destroy_all(void)
+static void isim_destroy_all(void)
 {
-	struct sim_dev *sdev, *tmp;
+	struct isim_dev *sdev, *tmp;
 
-	mutex_lock(&sim_devs_lock);
-	list_for_each_entry_safe_reverse(sdev, tmp, &sim_devs, list)
-		sim_dev_destroy(sdev);
-	mutex_unlock(&sim_devs_lock);
+	mutex_lock(&isim_devs_lock);
+	list_for_each_entry_safe_reverse(sdev, tmp, &isim_devs, list)
+		isim_dev_destroy(sdev);
+	mutex_unlock(&isim_devs_lock);
 }
 
-static int __init sim_init(void)
+static int __init isim_init(void)
 {
 	unsigned int i;
 	int err;
 
-	err = bus_register(&sim_bus);
+	err = bus_register(&isim_bus);
 	if (err)
 		return err;
-	sim_debugfs_init();
-	sim_userdb_init();
+	isim_debugfs_init();
+	isim_userdb_init();
 
-	mutex_lock(&sim_devs_lock);
+	mutex_lock(&isim_devs_lock);
 	for (i = 0; i < nr_devices && !err; i++)
-		err = sim_dev_create(i, true, srq, NULL, NULL, NULL);
-	mutex_unlock(&sim_devs_lock);
+		err = isim_dev_create(i, true, srq, NULL, NULL, NULL);
+	mutex_unlock(&isim_devs_lock);
 	if (err) {
-		sim_destroy_all();
-		sim_userdb_exit();
-		sim_debugfs_exit();
-		bus_unregister(&sim_bus);
+		isim_destroy_all();
+		isim_userdb_exit();
+		isim_debugfs_exit();
+		bus_unregister(&isim_bus);
 	}
 	return err;
 }
 
-static void __exit sim_exit(void)
+static void __exit isim_exit(void)
 {
-	sim_destroy_all();
-	sim_userdb_exit();
-	sim_debugfs_exit();
-	bus_unregister(&sim_bus);
+	isim_destroy_all();
+	isim_userdb_exit();
+	isim_debugfs_exit();
+	bus_unregister(&isim_bus);
 }
 
-module_init(sim_init);
-module_exit(sim_exit);
+module_init(isim_init);
+module_exit(isim_exit);
 
 MODULE_DESCRIPTION("Functional model of the Intel(R) E810 RDMA engine");
 MODULE_LICENSE("Dual BSD/GPL");

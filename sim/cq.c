@@ -21,12 +21,12 @@
 #include "sim.h"
 
 /* A CQ's ring: a contiguous address, or PBLEs (VIRTMAP). */
-static struct sim_ring sim_cq_ring(const __le64 *wqe)
+static struct isim_ring isim_cq_ring(const __le64 *wqe)
 {
 	u64 hdr = le64_to_cpu(wqe[3]);
 	bool virt = hdr & IRDMA_CQCMD_VIRTMAP;
 
-	return (struct sim_ring) {
+	return (struct isim_ring) {
 		.virt = virt,
 		.levels = FIELD_GET(IRDMA_CQCMD_LPBLSIZE, hdr),
 		.base = virt ? FIELD_GET(IRDMA_CQPSQ_FIRSTPMPBLIDX, le64_to_cpu(wqe[6])) :
@@ -35,18 +35,18 @@ static struct sim_ring sim_cq_ring(const __le64 *wqe)
 }
 
 /**
- * sim_cq_find - a live CQ by number
+ * isim_cq_find - a live CQ by number
  * @sdev: the simulated function
  * @id: its number; 0 is the CCQ
  *
  * Context: any, the trap's included (no lock taken).
  * Return: the CQ, or NULL if there is none of that number.
  */
-struct sim_cq *sim_cq_find(struct sim_dev *sdev, u32 id)
+struct isim_cq *isim_cq_find(struct isim_dev *sdev, u32 id)
 {
 	if (id)
 		return xa_load(&sdev->cqs, id);
-	/* Pairs with sim_ccq_create()'s release: its fields are in place. */
+	/* Pairs with isim_ccq_create()'s release: its fields are in place. */
 	return smp_load_acquire(&sdev->ccq_live) ? &sdev->ccq : NULL;
 }
 
@@ -55,16 +55,16 @@ struct sim_cq *sim_cq_find(struct sim_dev *sdev, u32 id)
  * since the trap may make it (the stock driver polls for it with a
  * 10 ms budget and nothing else to wake a thread).
  */
-static void sim_ccq_create(struct sim_dev *sdev, const struct sim_cq *ccq)
+static void isim_ccq_create(struct isim_dev *sdev, const struct isim_cq *ccq)
 {
 	sdev->ccq = *ccq;
-	sim_ccq_map(sdev, &sdev->ccq);
-	/* Pairs with sim_cq_find()'s acquire. */
+	isim_ccq_map(sdev, &sdev->ccq);
+	/* Pairs with isim_cq_find()'s acquire. */
 	smp_store_release(&sdev->ccq_live, true);
 }
 
 /**
- * sim_cq_create - CREATE_CQ
+ * isim_cq_create - CREATE_CQ
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion
@@ -72,31 +72,31 @@ static void sim_ccq_create(struct sim_dev *sdev, const struct sim_cq *ccq)
  * Context: a thread; or the trap, for the CCQ in contiguous memory (no
  * allocation then).
  */
-void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
-		   struct sim_cqp_result *res)
+void isim_cq_create(struct isim_dev *sdev, const __le64 *wqe,
+		    struct isim_cqp_result *res)
 {
 	u64 hdr = le64_to_cpu(wqe[3]);
 	u32 id = FIELD_GET(IRDMA_CQCMD_CQID, hdr);
 	u32 size = FIELD_GET(IRDMA_CQCMD_CQSIZE, le64_to_cpu(wqe[0]));
-	struct sim_cq made, *cq;
+	struct isim_cq made, *cq;
 	u64 arm;
 
 	/* Only the CCQ may exist before the HMC has room for CQs. */
 	if ((id && (!sdev->hmc.committed || id >= sdev->hmc.cnt[IRDMA_HMC_CQ])) ||
 	    !size || !le64_to_cpu(wqe[5]))
-		return sim_fail(res, SIM_MIN_BAD_PARAM);
+		return isim_fail(res, ISIM_MIN_BAD_PARAM);
 	if (!(hdr & IRDMA_CQCMD_VIRTMAP) && !le64_to_cpu(wqe[4]))
-		return sim_fail(res, SIM_MIN_BAD_PARAM);
-	if (sim_cq_find(sdev, id))
-		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
-	if (sim_dma_read_qword(sdev, le64_to_cpu(wqe[5]) + 32, &arm))
-		return sim_fail(res, SIM_MIN_DMA_FAULT);
+		return isim_fail(res, ISIM_MIN_BAD_PARAM);
+	if (isim_cq_find(sdev, id))
+		return isim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+	if (isim_dma_read_qword(sdev, le64_to_cpu(wqe[5]) + 32, &arm))
+		return isim_fail(res, ISIM_MIN_DMA_FAULT);
 
-	made = (struct sim_cq) {
+	made = (struct isim_cq) {
 		.id = id,
 		.size = size,
 		.ctx = le64_to_cpu(wqe[1]),
-		.ring = sim_cq_ring(wqe),
+		.ring = isim_cq_ring(wqe),
 		.shadow_pa = le64_to_cpu(wqe[5]),
 		.ceq_id = FIELD_GET(IRDMA_CQCMD_CEQID, hdr),
 		.ceq_valid = !!(hdr & IRDMA_CQCMD_CEQIDVALID),
@@ -106,46 +106,46 @@ void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
 	clear_bit(id, sdev->cq_unacked);
 	clear_bit(id, sdev->cq_held);
 	if (!id)
-		return sim_ccq_create(sdev, &made);
+		return isim_ccq_create(sdev, &made);
 
 	cq = kmemdup(&made, sizeof(made), GFP_KERNEL);
 	if (!cq)
-		return sim_fail(res, SIM_MIN_BAD_PARAM);
+		return isim_fail(res, ISIM_MIN_BAD_PARAM);
 	if (xa_err(xa_store(&sdev->cqs, id, cq, GFP_KERNEL))) {
 		kfree(cq);
-		sim_fail(res, SIM_MIN_BAD_PARAM);
+		isim_fail(res, ISIM_MIN_BAD_PARAM);
 	}
 }
 
 /**
- * sim_cq_destroy - DESTROY_CQ
+ * isim_cq_destroy - DESTROY_CQ
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion
  *
  * Context: a thread; or the trap, for the CCQ.
  */
-void sim_cq_destroy(struct sim_dev *sdev, const __le64 *wqe,
-		    struct sim_cqp_result *res)
+void isim_cq_destroy(struct isim_dev *sdev, const __le64 *wqe,
+		     struct isim_cqp_result *res)
 {
 	u32 id = FIELD_GET(IRDMA_CQCMD_CQID, le64_to_cpu(wqe[3]));
-	struct sim_cq *cq;
+	struct isim_cq *cq;
 
 	if (!id) {
-		if (!sim_cq_find(sdev, 0))
-			return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+		if (!isim_cq_find(sdev, 0))
+			return isim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
 		WRITE_ONCE(sdev->ccq_live, false);
 		return;
 	}
 	cq = xa_erase(&sdev->cqs, id);
 	if (!cq)
-		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+		return isim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
 	clear_bit(id, sdev->cq_held);
 	kfree(cq);
 }
 
 /**
- * sim_cq_modify - MODIFY_CQ: move a CQ to a new ring (resize)
+ * isim_cq_modify - MODIFY_CQ: move a CQ to a new ring (resize)
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion
@@ -153,39 +153,39 @@ void sim_cq_destroy(struct sim_dev *sdev, const __le64 *wqe,
  * The engine writes the new ring from its start with a fresh pass; the
  * driver drains the old one on its own.
  */
-void sim_cq_modify(struct sim_dev *sdev, const __le64 *wqe,
-		   struct sim_cqp_result *res)
+void isim_cq_modify(struct isim_dev *sdev, const __le64 *wqe,
+		    struct isim_cqp_result *res)
 {
 	u64 hdr = le64_to_cpu(wqe[3]);
-	struct sim_cq *cq = sim_cq_find(sdev, FIELD_GET(IRDMA_CQCMD_CQID, hdr));
+	struct isim_cq *cq = isim_cq_find(sdev, FIELD_GET(IRDMA_CQCMD_CQID, hdr));
 	u32 size = FIELD_GET(IRDMA_CQCMD_CQSIZE, le64_to_cpu(wqe[0]));
 	u64 arm;
 
 	if (!cq)
-		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+		return isim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
 	if (!(hdr & IRDMA_CQCMD_CQRESIZE) || !size ||
 	    (!(hdr & IRDMA_CQCMD_VIRTMAP) && !le64_to_cpu(wqe[4])))
-		return sim_fail(res, SIM_MIN_BAD_PARAM);
-	cq->ring = sim_cq_ring(wqe);
+		return isim_fail(res, ISIM_MIN_BAD_PARAM);
+	cq->ring = isim_cq_ring(wqe);
 	cq->size = size;
 	if (!cq->id) {
 		cq->ring_va = NULL;
-		sim_ccq_map(sdev, cq);
+		isim_ccq_map(sdev, cq);
 	}
 	cq->head = 0;
 	cq->polarity = true;
 	cq->resized = true;
-	if (!sim_dma_read_qword(sdev, cq->shadow_pa + 32, &arm))
+	if (!isim_dma_read_qword(sdev, cq->shadow_pa + 32, &arm))
 		cq->sw_select = FIELD_GET(IRDMA_CQ_DBSA_SW_CQ_SELECT, arm);
 }
 
 /**
- * sim_cqs_destroy_all - forget every CQ (function reset)
+ * isim_cqs_destroy_all - forget every CQ (function reset)
  * @sdev: the simulated function
  */
-void sim_cqs_destroy_all(struct sim_dev *sdev)
+void isim_cqs_destroy_all(struct isim_dev *sdev)
 {
-	struct sim_cq *cq;
+	struct isim_cq *cq;
 	unsigned long id;
 
 	WRITE_ONCE(sdev->ccq_live, false);
@@ -193,22 +193,22 @@ void sim_cqs_destroy_all(struct sim_dev *sdev)
 		xa_erase(&sdev->cqs, id);
 		kfree(cq);
 	}
-	bitmap_zero(sdev->cq_unacked, SIM_MAX_CQS);
-	bitmap_zero(sdev->cq_held, SIM_MAX_CQS);
+	bitmap_zero(sdev->cq_unacked, ISIM_MAX_CQS);
+	bitmap_zero(sdev->cq_held, ISIM_MAX_CQS);
 	atomic_set(&sdev->cq_ack_credit, 0);
 }
 
 /**
- * sim_cq_ack - a CQACK write: the driver took the CQ's event
+ * isim_cq_ack - a CQACK write: the driver took the CQ's event
  * @sdev: the simulated function
  * @id: the value written, the CQ's number
  *
  * Context: any, the trap's included.
  */
-void sim_cq_ack(struct sim_dev *sdev, u32 id)
+void isim_cq_ack(struct isim_dev *sdev, u32 id)
 {
 	atomic64_inc(&sdev->stats.cq_acks);
-	if (id < SIM_MAX_CQS && test_and_clear_bit(id, sdev->cq_unacked)) {
+	if (id < ISIM_MAX_CQS && test_and_clear_bit(id, sdev->cq_unacked)) {
 		if (test_bit(id, sdev->cq_held))
 			WRITE_ONCE(sdev->cq_held_due, true);
 		return;
@@ -222,7 +222,7 @@ void sim_cq_ack(struct sim_dev *sdev, u32 id)
 	 */
 	atomic_inc(&sdev->cq_ack_credit);
 	atomic64_inc(&sdev->stats.cq_acks_unmatched);
-	if (!bitmap_empty(sdev->cq_held, SIM_MAX_CQS))
+	if (!bitmap_empty(sdev->cq_held, ISIM_MAX_CQS))
 		WRITE_ONCE(sdev->cq_held_due, true);
 }
 
@@ -232,7 +232,7 @@ void sim_cq_ack(struct sim_dev *sdev, u32 id)
  * it may have is then unacknowledged until CQACK says otherwise. A CQ
  * with no CEQ gets no event, so needs no acknowledgment.
  */
-static bool sim_cq_event_free(struct sim_dev *sdev, struct sim_cq *cq)
+static bool isim_cq_event_free(struct isim_dev *sdev, struct isim_cq *cq)
 {
 	if (!cq->ceq_valid)
 		return true;
@@ -248,19 +248,19 @@ static bool sim_cq_event_free(struct sim_dev *sdev, struct sim_cq *cq)
 }
 
 /* A qword of the CQ's shadow area (@off: its byte offset). */
-static int sim_cq_shadow(struct sim_dev *sdev, struct sim_cq *cq, u32 off,
-			 u64 *val)
+static int isim_cq_shadow(struct isim_dev *sdev, struct isim_cq *cq, u32 off,
+			  u64 *val)
 {
 	if (cq->shadow_va) {
 		*val = le64_to_cpu(READ_ONCE(*(__le64 *)(cq->shadow_va + off)));
 		return 0;
 	}
-	return sim_dma_read_qword(sdev, cq->shadow_pa + off, val);
+	return isim_dma_read_qword(sdev, cq->shadow_pa + off, val);
 }
 
 /* A qword of the CQE at ring slot @idx (@q: which qword). */
-static int sim_cq_store(struct sim_dev *sdev, struct sim_cq *cq, u32 idx,
-			u32 q, u64 val)
+static int isim_cq_store(struct isim_dev *sdev, struct isim_cq *cq, u32 idx,
+			 u32 q, u64 val)
 {
 	u64 off = (u64)idx * IRDMA_CQE_SIZE + 8 * q, pa;
 
@@ -268,52 +268,52 @@ static int sim_cq_store(struct sim_dev *sdev, struct sim_cq *cq, u32 idx,
 		WRITE_ONCE(*(__le64 *)(cq->ring_va + off), cpu_to_le64(val));
 		return 0;
 	}
-	if (sim_ring_pa(sdev, &cq->ring, off, &pa))
+	if (isim_ring_pa(sdev, &cq->ring, off, &pa))
 		return -EFAULT;
-	return sim_dma_write_qword(sdev, pa, val);
+	return isim_dma_write_qword(sdev, pa, val);
 }
 
 /* CQEs written but not yet taken: the shadow area holds the consumer. */
-static bool sim_cq_has_cqes(struct sim_dev *sdev, struct sim_cq *cq)
+static bool isim_cq_has_cqes(struct isim_dev *sdev, struct isim_cq *cq)
 {
 	u64 sa;
 
-	if (sim_cq_shadow(sdev, cq, 0, &sa))
+	if (isim_cq_shadow(sdev, cq, 0, &sa))
 		return false;
 	return FIELD_GET(IRDMA_CQ_DBSA_CQEIDX, sa) != cq->head;
 }
 
 /**
- * sim_ccq_map - let the trap write the CCQ: its ring and shadow area in
+ * isim_ccq_map - let the trap write the CCQ: its ring and shadow area in
  * the kernel's mapping, when both are contiguous host memory
  * @sdev: the simulated function
  * @ccq: the CCQ, being created
  */
-void sim_ccq_map(struct sim_dev *sdev, struct sim_cq *ccq)
+void isim_ccq_map(struct isim_dev *sdev, struct isim_cq *ccq)
 {
 	if (ccq->ring.virt)
 		return;
-	ccq->ring_va = sim_dma_map(sdev, ccq->ring.base,
-				   (size_t)ccq->size * IRDMA_CQE_SIZE);
-	ccq->shadow_va = sim_dma_map(sdev, ccq->shadow_pa, 64);
+	ccq->ring_va = isim_dma_map(sdev, ccq->ring.base,
+				    (size_t)ccq->size * IRDMA_CQE_SIZE);
+	ccq->shadow_va = isim_dma_map(sdev, ccq->shadow_pa, 64);
 	if (!ccq->shadow_va)
 		ccq->ring_va = NULL;
 }
 
 /**
- * sim_cq_write - write one CQE, leaving its event to the caller
+ * isim_cq_write - write one CQE, leaving its event to the caller
  * @sdev: the simulated function
  * @cq: the CQ
  * @cqe: the CQE's four qwords; the valid bit is added here
  * @notify: set if the CQ was armed for this CQE (it is disarmed)
  *
  * Context: for the CCQ, under the CQP lock; from the trap if the CCQ is
- * mapped (sim_ccq_map()).
+ * mapped (isim_ccq_map()).
  * Return: 0, or -ENOSPC if the CQ is full (the CQE is dropped), -EFAULT
  * if its ring is not host memory.
  */
-int sim_cq_write(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe,
-		 bool *notify)
+int isim_cq_write(struct isim_dev *sdev, struct isim_cq *cq, const u64 *cqe,
+		  bool *notify)
 {
 	u64 sa;
 	int i;
@@ -323,19 +323,19 @@ int sim_cq_write(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe,
 	 * Until the driver says it let the old ring go, the consumer index in
 	 * the shadow area may be the old ring's.
 	 */
-	if (cq->resized && !sim_cq_shadow(sdev, cq, 32, &sa) &&
+	if (cq->resized && !isim_cq_shadow(sdev, cq, 32, &sa) &&
 	    FIELD_GET(IRDMA_CQ_DBSA_SW_CQ_SELECT, sa) != cq->sw_select)
 		cq->resized = false;
-	if (!cq->resized && !sim_cq_shadow(sdev, cq, 0, &sa) &&
+	if (!cq->resized && !isim_cq_shadow(sdev, cq, 0, &sa) &&
 	    FIELD_GET(IRDMA_CQ_DBSA_CQEIDX, sa) == (cq->head + 1) % cq->size)
 		return -ENOSPC;
 
 	for (i = 0; i < 3; i++)
-		if (sim_cq_store(sdev, cq, cq->head, i, cqe[i]))
+		if (isim_cq_store(sdev, cq, cq->head, i, cqe[i]))
 			return -EFAULT;
 	/* The valid bit goes last: the driver reads the rest once it sees it. */
 	dma_wmb();
-	if (sim_cq_store(sdev, cq, cq->head, 3, (cqe[3] & ~IRDMA_CQE_VALID) |
+	if (isim_cq_store(sdev, cq, cq->head, 3, (cqe[3] & ~IRDMA_CQE_VALID) |
 			 FIELD_PREP(IRDMA_CQE_VALID, cq->polarity)))
 		return -EFAULT;
 
@@ -345,7 +345,7 @@ int sim_cq_write(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe,
 	}
 	if (cq->armed && (!cq->solicited_only ||
 			  (cqe[3] & (IRDMA_CQE_SOEVENT | IRDMA_CQE_ERROR))) &&
-	    sim_cq_event_free(sdev, cq)) {
+	    isim_cq_event_free(sdev, cq)) {
 		cq->armed = false;
 		*notify = true;
 	}
@@ -353,7 +353,7 @@ int sim_cq_write(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe,
 }
 
 /**
- * sim_cq_post - write one CQE, and its event if the CQ is armed for it
+ * isim_cq_post - write one CQE, and its event if the CQ is armed for it
  * @sdev: the simulated function
  * @cq: the CQ
  * @cqe: the CQE's four qwords; the valid bit is added here
@@ -361,18 +361,18 @@ int sim_cq_write(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe,
  * Return: 0, or -ENOSPC if the CQ is full (the CQE is dropped), -EFAULT
  * if its ring is not host memory.
  */
-int sim_cq_post(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe)
+int isim_cq_post(struct isim_dev *sdev, struct isim_cq *cq, const u64 *cqe)
 {
 	bool notify;
-	int err = sim_cq_write(sdev, cq, cqe, &notify);
+	int err = isim_cq_write(sdev, cq, cqe, &notify);
 
 	if (!err && notify && cq->ceq_valid)
-		sim_ceq_post(sdev, cq->ceq_id, cq->ctx);
+		isim_ceq_post(sdev, cq->ceq_id, cq->ctx);
 	return err;
 }
 
 /**
- * sim_cq_post_ext - write an extended completion: the CQE and, in the next
+ * isim_cq_post_ext - write an extended completion: the CQE and, in the next
  * slot, its extension
  * @sdev: the simulated function
  * @cq: the CQ
@@ -381,8 +381,8 @@ int sim_cq_post(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe)
  *
  * Return: 0, -ENOSPC if the CQ has no room for both, -EFAULT.
  */
-int sim_cq_post_ext(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe,
-		    const u64 *ext)
+int isim_cq_post_ext(struct isim_dev *sdev, struct isim_cq *cq, const u64 *cqe,
+		     const u64 *ext)
 {
 	u32 next = (cq->head + 1) % cq->size;
 	bool ext_pol = next ? cq->polarity : !cq->polarity;
@@ -391,20 +391,20 @@ int sim_cq_post_ext(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe,
 	u64 sa;
 	int i;
 
-	if (!cq->resized && !sim_dma_read_qword(sdev, cq->shadow_pa, &sa) &&
+	if (!cq->resized && !isim_dma_read_qword(sdev, cq->shadow_pa, &sa) &&
 	    (FIELD_GET(IRDMA_CQ_DBSA_CQEIDX, sa) == (cq->head + 2) % cq->size ||
 	     FIELD_GET(IRDMA_CQ_DBSA_CQEIDX, sa) == next))
 		return -ENOSPC;
-	if (sim_ring_pa(sdev, &cq->ring, (u64)next * IRDMA_CQE_SIZE, &slot))
+	if (isim_ring_pa(sdev, &cq->ring, (u64)next * IRDMA_CQE_SIZE, &slot))
 		return -EFAULT;
 	for (i = 0; i < 3; i++)
-		if (sim_dma_write_qword(sdev, slot + 8 * i, ext[i]))
+		if (isim_dma_write_qword(sdev, slot + 8 * i, ext[i]))
 			return -EFAULT;
-	if (sim_dma_write_qword(sdev, slot + 24, (ext[3] & ~IRDMA_CQE_VALID) |
+	if (isim_dma_write_qword(sdev, slot + 24, (ext[3] & ~IRDMA_CQE_VALID) |
 				FIELD_PREP(IRDMA_CQE_VALID, ext_pol)))
 		return -EFAULT;
 	/* The CQE itself goes last, so the consumer sees both or neither. */
-	i = sim_cq_post(sdev, cq, base);
+	i = isim_cq_post(sdev, cq, base);
 	if (!i && ++cq->head == cq->size) {
 		cq->head = 0;
 		cq->polarity = !cq->polarity;
@@ -416,7 +416,7 @@ int sim_cq_post_ext(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe,
  * Take an arm request from the shadow area's @arm qword, if it is new.
  * True if an event is due now (CQEs were waiting): the CQ is disarmed.
  */
-static bool sim_cq_arm(struct sim_dev *sdev, struct sim_cq *cq, u64 arm)
+static bool isim_cq_arm(struct isim_dev *sdev, struct isim_cq *cq, u64 arm)
 {
 	u8 seq = FIELD_GET(IRDMA_CQ_DBSA_ARM_SEQ_NUM, arm);
 
@@ -425,17 +425,17 @@ static bool sim_cq_arm(struct sim_dev *sdev, struct sim_cq *cq, u64 arm)
 	cq->arm_seq = seq;
 	cq->armed = true;
 	cq->solicited_only = !(arm & IRDMA_CQ_DBSA_ARM_NEXT);
-	if (!sdev->db.bp[SIM_TRAP_CQACK])
+	if (!sdev->db.bp[ISIM_TRAP_CQACK])
 		clear_bit(cq->id, sdev->cq_unacked);
-	if (cq->solicited_only || !sim_cq_has_cqes(sdev, cq) ||
-	    !sim_cq_event_free(sdev, cq))
+	if (cq->solicited_only || !isim_cq_has_cqes(sdev, cq) ||
+	    !isim_cq_event_free(sdev, cq))
 		return false;
 	cq->armed = false;
 	return true;
 }
 
 /**
- * sim_ccq_take_arm - take the CCQ's arm request, from the CQPDB trap
+ * isim_ccq_take_arm - take the CCQ's arm request, from the CQPDB trap
  * @sdev: the simulated function
  *
  * The arm doorbell is not trapped (the debug registers go to the CQP's
@@ -443,49 +443,49 @@ static bool sim_cq_arm(struct sim_dev *sdev, struct sim_cq *cq, u64 arm)
  * arm first, as silicon would have taken it when it was written.
  *
  * Context: under the CQP lock; the trap reads only a shadow area it has
- * mapped (sim_ccq_map()).
+ * mapped (isim_ccq_map()).
  * Return: true if an event is due now (CQEs were waiting): the CCQ is
  * disarmed.
  */
-bool sim_ccq_take_arm(struct sim_dev *sdev)
+bool isim_ccq_take_arm(struct isim_dev *sdev)
 {
-	struct sim_cq *ccq = sim_cq_find(sdev, 0);
+	struct isim_cq *ccq = isim_cq_find(sdev, 0);
 	u64 arm;
 
 	lockdep_assert_held(&sdev->cqp_lock);
 	if (!ccq || !ccq->shadow_va)
 		return false;
 	arm = le64_to_cpu(READ_ONCE(*(__le64 *)(ccq->shadow_va + 32)));
-	return sim_cq_arm(sdev, ccq, arm);
+	return isim_cq_arm(sdev, ccq, arm);
 }
 
 /**
- * sim_cq_check_arms - take the arm requests made since the last look
+ * isim_cq_check_arms - take the arm requests made since the last look
  * @sdev: the simulated function
  *
  * A CQ is armed when its shadow area's arm sequence number moves. One
  * armed while CQEs are waiting reports at once.
  */
-void sim_cq_check_arms(struct sim_dev *sdev)
+void isim_cq_check_arms(struct isim_dev *sdev)
 {
-	struct sim_cq *cq;
+	struct isim_cq *cq;
 	unsigned long id;
 	bool notify;
 	u64 arm;
 
 	/* The CCQ's state is shared with the trap: under the CQP lock. */
 	spin_lock_irq(&sdev->cqp_lock);
-	cq = sim_cq_find(sdev, 0);
-	notify = cq && !sim_cq_shadow(sdev, cq, 32, &arm) && sim_cq_arm(sdev, cq, arm);
+	cq = isim_cq_find(sdev, 0);
+	notify = cq && !isim_cq_shadow(sdev, cq, 32, &arm) && isim_cq_arm(sdev, cq, arm);
 	spin_unlock_irq(&sdev->cqp_lock);
 	if (notify && cq->ceq_valid)
-		sim_ceq_post(sdev, cq->ceq_id, cq->ctx);
+		isim_ceq_post(sdev, cq->ceq_id, cq->ctx);
 
 	xa_for_each(&sdev->cqs, id, cq) {
-		if (sim_cq_shadow(sdev, cq, 32, &arm))
+		if (isim_cq_shadow(sdev, cq, 32, &arm))
 			continue;
-		if (sim_cq_arm(sdev, cq, arm) && cq->ceq_valid)
-			sim_ceq_post(sdev, cq->ceq_id, cq->ctx);
+		if (isim_cq_arm(sdev, cq, arm) && cq->ceq_valid)
+			isim_ceq_post(sdev, cq->ceq_id, cq->ctx);
 	}
 }
 
@@ -493,7 +493,7 @@ void sim_cq_check_arms(struct sim_dev *sdev)
  * A held event, if its CQ is acknowledged now (or a write whose number
  * was lost stands for it): the CQ, still armed, has it. True if it is due.
  */
-static bool sim_cq_release(struct sim_dev *sdev, struct sim_cq *cq)
+static bool isim_cq_release(struct isim_dev *sdev, struct isim_cq *cq)
 {
 	if (!test_bit(cq->id, sdev->cq_held))
 		return false;
@@ -513,34 +513,34 @@ static bool sim_cq_release(struct sim_dev *sdev, struct sim_cq *cq)
 }
 
 /**
- * sim_cq_release_held - give held events whose acknowledgment came
+ * isim_cq_release_held - give held events whose acknowledgment came
  * @sdev: the simulated function
  *
  * Return: true if an acknowledgment had come since the last look.
  */
-bool sim_cq_release_held(struct sim_dev *sdev)
+bool isim_cq_release_held(struct isim_dev *sdev)
 {
-	struct sim_cq *cq;
+	struct isim_cq *cq;
 	unsigned long id;
 	bool post;
 
 	if (!READ_ONCE(sdev->cq_held_due) || !xchg(&sdev->cq_held_due, false))
 		return false;
-	for_each_set_bit(id, sdev->cq_held, SIM_MAX_CQS) {
+	for_each_set_bit(id, sdev->cq_held, ISIM_MAX_CQS) {
 		if (!id) {
 			/* The CCQ's state is shared with the trap. */
 			spin_lock_irq(&sdev->cqp_lock);
-			cq = sim_cq_find(sdev, 0);
-			post = cq && sim_cq_release(sdev, cq);
+			cq = isim_cq_find(sdev, 0);
+			post = cq && isim_cq_release(sdev, cq);
 			spin_unlock_irq(&sdev->cqp_lock);
 		} else {
-			cq = sim_cq_find(sdev, id);
-			post = cq && sim_cq_release(sdev, cq);
+			cq = isim_cq_find(sdev, id);
+			post = cq && isim_cq_release(sdev, cq);
 		}
 		if (!cq)
 			clear_bit(id, sdev->cq_held);
 		else if (post)
-			sim_ceq_post(sdev, cq->ceq_id, cq->ctx);
+			isim_ceq_post(sdev, cq->ceq_id, cq->ctx);
 	}
 	return true;
 }

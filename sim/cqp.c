@@ -15,17 +15,17 @@
 
 /* Minor codes for commands the engine refuses (major IRDMA_CQP_MAJ_ERROR). */
 
-static void sim_cqp_fail_create(struct sim_dev *sdev, u16 min)
+static void isim_cqp_fail_create(struct isim_dev *sdev, u16 min)
 {
-	sim_wr32(sdev, IRDMA_PFPE_CQPERRCODES,
-		 FIELD_PREP(IRDMA_CQPERRCODES_MAJOR, IRDMA_CQP_MAJ_ERROR) |
+	isim_wr32(sdev, IRDMA_PFPE_CQPERRCODES,
+		  FIELD_PREP(IRDMA_CQPERRCODES_MAJOR, IRDMA_CQP_MAJ_ERROR) |
 		 FIELD_PREP(IRDMA_CQPERRCODES_MINOR, min));
-	sim_wr32(sdev, IRDMA_PFPE_CCQPSTATUS, IRDMA_CCQPSTATUS_ERR);
+	isim_wr32(sdev, IRDMA_PFPE_CCQPSTATUS, IRDMA_CCQPSTATUS_ERR);
 	dev_dbg(&sdev->dev, "CQP create refused (minor %#x)\n", min);
 }
 
 /**
- * sim_cqp_create - create the CQP from its host context
+ * isim_cqp_create - create the CQP from its host context
  * @sdev: the simulated function
  * @ctx_pa: DMA address of the 64-byte host context
  *
@@ -33,16 +33,16 @@ static void sim_cqp_fail_create(struct sim_dev *sdev, u16 min)
  *
  * Context: under the CQP lock; a thread or the CCQPLOW trap.
  */
-void sim_cqp_create(struct sim_dev *sdev, u64 ctx_pa)
+void isim_cqp_create(struct isim_dev *sdev, u64 ctx_pa)
 {
 	__le64 ctx[IRDMA_CQPHC_SIZE / 8];
-	struct sim_cqp *cqp = &sdev->cqp;
+	struct isim_cqp *cqp = &sdev->cqp;
 	void *sq_va;
 	u64 q0, q4;
 	u32 code;
 
-	if (sim_dma_read(sdev, ctx_pa, ctx, sizeof(ctx)))
-		return sim_cqp_fail_create(sdev, SIM_MIN_DMA_FAULT);
+	if (isim_dma_read(sdev, ctx_pa, ctx, sizeof(ctx)))
+		return isim_cqp_fail_create(sdev, ISIM_MIN_DMA_FAULT);
 
 	q0 = le64_to_cpu(ctx[0]);
 	q4 = le64_to_cpu(ctx[4]);
@@ -52,15 +52,15 @@ void sim_cqp_create(struct sim_dev *sdev, u64 ctx_pa)
 	    FIELD_GET(IRDMA_CQPHC_HW_MAJVER, q4) != IRDMA_HW_MAJVER_GEN_2 ||
 	    !le64_to_cpu(ctx[1]) ||
 	    FIELD_GET(IRDMA_CQPHC_PROTOCOL_USED, q0) > IRDMA_PROTOCOL_USED_ROCE_ONLY)
-		return sim_cqp_fail_create(sdev, SIM_MIN_BAD_PARAM);
+		return isim_cqp_fail_create(sdev, ISIM_MIN_BAD_PARAM);
 	/* The ring is read from the trap too: checked once, here. */
-	sq_va = sim_dma_map(sdev, le64_to_cpu(ctx[1]),
-			    (4U << (code - 1)) * IRDMA_CQP_WQE_SIZE);
+	sq_va = isim_dma_map(sdev, le64_to_cpu(ctx[1]),
+			     (4U << (code - 1)) * IRDMA_CQP_WQE_SIZE);
 	if (!sq_va)
-		return sim_cqp_fail_create(sdev, SIM_MIN_DMA_FAULT);
+		return isim_cqp_fail_create(sdev, ISIM_MIN_DMA_FAULT);
 
 	lockdep_assert_held(&sdev->cqp_lock);
-	*cqp = (struct sim_cqp) {
+	*cqp = (struct isim_cqp) {
 		.up = true,
 		.sq_pa = le64_to_cpu(ctx[1]),
 		.sq_va = sq_va,
@@ -68,28 +68,28 @@ void sim_cqp_create(struct sim_dev *sdev, u64 ctx_pa)
 		.polarity = true,
 		.compl_ctx = le64_to_cpu(ctx[3]),
 		.protocol = FIELD_GET(IRDMA_CQPHC_PROTOCOL_USED, q0),
-		.looked_ns = sim_lat_now(),
+		.looked_ns = isim_lat_now(),
 		.batch_cpu = -1,
 	};
 	/* A doorbell trapped before the CQP existed rang nothing. */
-	sim_doorbell_take(sdev, SIM_TRAP_CQPDB);
-	sim_wr32(sdev, IRDMA_PFPE_CQPTAIL, 0);
-	sim_wr32(sdev, IRDMA_PFPE_CQPERRCODES, 0);
-	sim_wr32(sdev, IRDMA_PFPE_CCQPSTATUS, IRDMA_CCQPSTATUS_DONE);
+	isim_doorbell_take(sdev, ISIM_TRAP_CQPDB);
+	isim_wr32(sdev, IRDMA_PFPE_CQPTAIL, 0);
+	isim_wr32(sdev, IRDMA_PFPE_CQPERRCODES, 0);
+	isim_wr32(sdev, IRDMA_PFPE_CCQPSTATUS, IRDMA_CCQPSTATUS_DONE);
 	dev_dbg(&sdev->dev, "CQP up: %u WQEs at %#llx\n", cqp->sq_size,
 		cqp->sq_pa);
 }
 
 /**
- * sim_cqp_down - take the CQP down: the answer to the driver
+ * isim_cqp_down - take the CQP down: the answer to the driver
  * @sdev: the simulated function
  *
- * The function's state goes afterwards, in a thread (sim_cqp_cleanup());
+ * The function's state goes afterwards, in a thread (isim_cqp_cleanup());
  * until then no CQP is created.
  *
  * Context: under the CQP lock; a thread or the CCQPLOW trap.
  */
-void sim_cqp_down(struct sim_dev *sdev)
+void isim_cqp_down(struct isim_dev *sdev)
 {
 	lockdep_assert_held(&sdev->cqp_lock);
 	dev_dbg(&sdev->dev, "CQP down after %llu ops, %llu errors, %llu irqs, %llu DMA faults\n",
@@ -97,24 +97,24 @@ void sim_cqp_down(struct sim_dev *sdev)
 		sdev->stats.dma_faults);
 	memset(&sdev->cqp, 0, sizeof(sdev->cqp));
 	WRITE_ONCE(sdev->cqp_cleanup_due, true);
-	sim_wr32(sdev, IRDMA_PFPE_CCQPSTATUS, 0);
+	isim_wr32(sdev, IRDMA_PFPE_CCQPSTATUS, 0);
 }
 
 /**
- * sim_cqp_cleanup - the function's state goes, after the CQP went down
+ * isim_cqp_cleanup - the function's state goes, after the CQP went down
  * @sdev: the simulated function
  *
  * Context: a thread, with the engine lock or with the engine stopped.
  */
-void sim_cqp_cleanup(struct sim_dev *sdev)
+void isim_cqp_cleanup(struct isim_dev *sdev)
 {
 	if (!READ_ONCE(sdev->cqp_cleanup_due))
 		return;
-	sim_qps_destroy_all(sdev);
-	sim_srqs_destroy_all(sdev);
-	sim_mem_destroy_all(sdev);
-	sim_cqs_destroy_all(sdev);
-	/* The CCQ's last event may still be on its way (sim_cqp_notify()). */
+	isim_qps_destroy_all(sdev);
+	isim_srqs_destroy_all(sdev);
+	isim_mem_destroy_all(sdev);
+	isim_cqs_destroy_all(sdev);
+	/* The CCQ's last event may still be on its way (isim_cqp_notify()). */
 	spin_lock_irq(&sdev->eq_lock);
 	memset(sdev->ceq, 0, sizeof(sdev->ceq));
 	memset(&sdev->aeq, 0, sizeof(sdev->aeq));
@@ -125,27 +125,27 @@ void sim_cqp_cleanup(struct sim_dev *sdev)
 }
 
 /**
- * sim_cqp_destroy - take the CQP down, if it is up, and the state with it
+ * isim_cqp_destroy - take the CQP down, if it is up, and the state with it
  * @sdev: the simulated function, its engine stopped (reset, removal)
  */
-void sim_cqp_destroy(struct sim_dev *sdev)
+void isim_cqp_destroy(struct isim_dev *sdev)
 {
 	spin_lock_irq(&sdev->cqp_lock);
 	if (sdev->cqp.up)
-		sim_cqp_down(sdev);
+		isim_cqp_down(sdev);
 	spin_unlock_irq(&sdev->cqp_lock);
-	sim_cqp_cleanup(sdev);
+	isim_cqp_cleanup(sdev);
 }
 
-static void sim_cqp_features(struct sim_dev *sdev, const __le64 *wqe,
-			     struct sim_cqp_result *res)
+static void isim_cqp_features(struct isim_dev *sdev, const __le64 *wqe,
+			      struct isim_cqp_result *res)
 {
 	u32 len = FIELD_GET(IRDMA_CQPSQ_BUFSIZE, le64_to_cpu(wqe[3]));
 	__le64 buf[2];
 
 	if (len < sizeof(buf)) {
 		res->maj = IRDMA_CQP_MAJ_ERROR;
-		res->min = SIM_MIN_BAD_PARAM;
+		res->min = ISIM_MIN_BAD_PARAM;
 		return;
 	}
 	/* Firmware 1.74; the count of entries rides in entry 0. */
@@ -156,17 +156,17 @@ static void sim_cqp_features(struct sim_dev *sdev, const __le64 *wqe,
 	buf[1] = cpu_to_le64(FIELD_PREP(IRDMA_FEATURE_TYPE,
 					IRDMA_FEATURE_HW_VERSION_INFO) |
 			     FIELD_PREP(IRDMA_FEATURE_INFO, IRDMA_GEN_2));
-	if (sim_dma_write(sdev, le64_to_cpu(wqe[4]), buf, sizeof(buf))) {
+	if (isim_dma_write(sdev, le64_to_cpu(wqe[4]), buf, sizeof(buf))) {
 		res->maj = IRDMA_CQP_MAJ_ERROR;
-		res->min = SIM_MIN_DMA_FAULT;
+		res->min = ISIM_MIN_DMA_FAULT;
 	}
 }
 
 /* Fault injection: true if this command is to fail. */
-static bool sim_cqp_inject(struct sim_dev *sdev, u8 op,
-			   struct sim_cqp_result *res)
+static bool isim_cqp_inject(struct isim_dev *sdev, u8 op,
+			    struct isim_cqp_result *res)
 {
-	struct sim_faults *f = &sdev->faults;
+	struct isim_faults *f = &sdev->faults;
 
 	/*
 	 * Never in the trap (NMI-like): it runs no command that is to be held
@@ -186,7 +186,7 @@ static bool sim_cqp_inject(struct sim_dev *sdev, u8 op,
 	}
 	sdev->stats.faults_injected++;
 	res->maj = IRDMA_CQP_MAJ_ERROR;
-	res->min = SIM_MIN_INJECTED;
+	res->min = ISIM_MIN_INJECTED;
 	dev_dbg(&sdev->dev, "CQP opcode %#x failed on request\n", op);
 	return true;
 }
@@ -195,8 +195,8 @@ static bool sim_cqp_inject(struct sim_dev *sdev, u8 op,
  * GATHER_STATS: the function's counters, as the engine keeps them. No
  * traffic is modelled yet, so every counter reads zero.
  */
-static void sim_cqp_gather_stats(struct sim_dev *sdev, const __le64 *wqe,
-				 struct sim_cqp_result *res)
+static void isim_cqp_gather_stats(struct isim_dev *sdev, const __le64 *wqe,
+				  struct isim_cqp_result *res)
 {
 	__le64 buf[IRDMA_STATS_BUF_SIZE / 8] = {};
 	int i;
@@ -208,77 +208,77 @@ static void sim_cqp_gather_stats(struct sim_dev *sdev, const __le64 *wqe,
 
 		buf[loc.byte / 8] |= cpu_to_le64(v << loc.bit);
 	}
-	if (sim_dma_write(sdev, le64_to_cpu(wqe[4]), buf, sizeof(buf))) {
+	if (isim_dma_write(sdev, le64_to_cpu(wqe[4]), buf, sizeof(buf))) {
 		res->maj = IRDMA_CQP_MAJ_ERROR;
-		res->min = SIM_MIN_DMA_FAULT;
+		res->min = ISIM_MIN_DMA_FAULT;
 	}
 }
 
 /* NOP, and SHMC_PAGES_ALLOCATED: the HMC's pages need nothing more here. */
-static void sim_cqp_nop(struct sim_dev *sdev, const __le64 *wqe,
-			struct sim_cqp_result *res)
+static void isim_cqp_nop(struct isim_dev *sdev, const __le64 *wqe,
+			 struct isim_cqp_result *res)
 {
 }
 
-typedef void (*sim_cqp_handler)(struct sim_dev *sdev, const __le64 *wqe,
-				struct sim_cqp_result *res);
+typedef void (*isim_cqp_handler)(struct isim_dev *sdev, const __le64 *wqe,
+				struct isim_cqp_result *res);
 
 /* What each opcode the engine knows does; any other fails as unknown. */
-static const sim_cqp_handler sim_cqp_handlers[] = {
+static const isim_cqp_handler isim_cqp_handlers[] = {
 	/* the CQP itself and the HMC */
-	[IRDMA_CQPOP_NOP] = sim_cqp_nop,
-	[IRDMA_CQPOP_QUERY_FPM_VAL] = sim_hmc_query,
-	[IRDMA_CQPOP_COMMIT_FPM_VAL] = sim_hmc_commit,
-	[IRDMA_CQPOP_UPDATE_PE_SDS] = sim_hmc_update_sds,
-	[IRDMA_CQPOP_SHMC_PAGES_ALLOCATED] = sim_cqp_nop,
-	[IRDMA_CQPOP_QUERY_RDMA_FEATURES] = sim_cqp_features,
-	[IRDMA_CQPOP_MANAGE_ARP] = sim_hmc_manage_arp,
-	[IRDMA_CQPOP_GATHER_STATS] = sim_cqp_gather_stats,
+	[IRDMA_CQPOP_NOP] = isim_cqp_nop,
+	[IRDMA_CQPOP_QUERY_FPM_VAL] = isim_hmc_query,
+	[IRDMA_CQPOP_COMMIT_FPM_VAL] = isim_hmc_commit,
+	[IRDMA_CQPOP_UPDATE_PE_SDS] = isim_hmc_update_sds,
+	[IRDMA_CQPOP_SHMC_PAGES_ALLOCATED] = isim_cqp_nop,
+	[IRDMA_CQPOP_QUERY_RDMA_FEATURES] = isim_cqp_features,
+	[IRDMA_CQPOP_MANAGE_ARP] = isim_hmc_manage_arp,
+	[IRDMA_CQPOP_GATHER_STATS] = isim_cqp_gather_stats,
 	/* QPs and their scheduling */
-	[IRDMA_CQPOP_CREATE_QP] = sim_qp_create,
-	[IRDMA_CQPOP_MODIFY_QP] = sim_qp_modify,
-	[IRDMA_CQPOP_DESTROY_QP] = sim_qp_destroy,
-	[IRDMA_CQPOP_FLUSH_WQES] = sim_qp_flush,
-	[IRDMA_CQPOP_SUSPEND_QP] = sim_qp_suspend,
-	[IRDMA_CQPOP_RESUME_QP] = sim_qp_resume,
-	[IRDMA_CQPOP_MANAGE_PUSH_PAGES] = sim_push_manage,
-	[IRDMA_CQPOP_WORK_SCHED_NODE] = sim_ws_node,
+	[IRDMA_CQPOP_CREATE_QP] = isim_qp_create,
+	[IRDMA_CQPOP_MODIFY_QP] = isim_qp_modify,
+	[IRDMA_CQPOP_DESTROY_QP] = isim_qp_destroy,
+	[IRDMA_CQPOP_FLUSH_WQES] = isim_qp_flush,
+	[IRDMA_CQPOP_SUSPEND_QP] = isim_qp_suspend,
+	[IRDMA_CQPOP_RESUME_QP] = isim_qp_resume,
+	[IRDMA_CQPOP_MANAGE_PUSH_PAGES] = isim_push_manage,
+	[IRDMA_CQPOP_WORK_SCHED_NODE] = isim_ws_node,
 	/* SRQs */
-	[IRDMA_CQPOP_CREATE_SRQ] = sim_srq_create,
-	[IRDMA_CQPOP_MODIFY_SRQ] = sim_srq_modify,
-	[IRDMA_CQPOP_DESTROY_SRQ] = sim_srq_destroy,
+	[IRDMA_CQPOP_CREATE_SRQ] = isim_srq_create,
+	[IRDMA_CQPOP_MODIFY_SRQ] = isim_srq_modify,
+	[IRDMA_CQPOP_DESTROY_SRQ] = isim_srq_destroy,
 	/* memory keys, address handles, multicast groups */
-	[IRDMA_CQPOP_ALLOC_STAG] = sim_mr_alloc,
-	[IRDMA_CQPOP_REG_MR] = sim_mr_reg,
-	[IRDMA_CQPOP_DEALLOC_STAG] = sim_mr_dealloc,
-	[IRDMA_CQPOP_CREATE_ADDR_HANDLE] = sim_ah_cmd,
-	[IRDMA_CQPOP_DESTROY_ADDR_HANDLE] = sim_ah_cmd,
-	[IRDMA_CQPOP_CREATE_MCAST_GRP] = sim_mg_cmd,
-	[IRDMA_CQPOP_MODIFY_MCAST_GRP] = sim_mg_cmd,
-	[IRDMA_CQPOP_DESTROY_MCAST_GRP] = sim_mg_cmd,
+	[IRDMA_CQPOP_ALLOC_STAG] = isim_mr_alloc,
+	[IRDMA_CQPOP_REG_MR] = isim_mr_reg,
+	[IRDMA_CQPOP_DEALLOC_STAG] = isim_mr_dealloc,
+	[IRDMA_CQPOP_CREATE_ADDR_HANDLE] = isim_ah_cmd,
+	[IRDMA_CQPOP_DESTROY_ADDR_HANDLE] = isim_ah_cmd,
+	[IRDMA_CQPOP_CREATE_MCAST_GRP] = isim_mg_cmd,
+	[IRDMA_CQPOP_MODIFY_MCAST_GRP] = isim_mg_cmd,
+	[IRDMA_CQPOP_DESTROY_MCAST_GRP] = isim_mg_cmd,
 	/* CQs and event queues */
-	[IRDMA_CQPOP_CREATE_CQ] = sim_cq_create,
-	[IRDMA_CQPOP_MODIFY_CQ] = sim_cq_modify,
-	[IRDMA_CQPOP_DESTROY_CQ] = sim_cq_destroy,
-	[IRDMA_CQPOP_CREATE_CEQ] = sim_ceq_create,
-	[IRDMA_CQPOP_DESTROY_CEQ] = sim_ceq_destroy,
-	[IRDMA_CQPOP_CREATE_AEQ] = sim_aeq_create,
-	[IRDMA_CQPOP_DESTROY_AEQ] = sim_aeq_destroy,
+	[IRDMA_CQPOP_CREATE_CQ] = isim_cq_create,
+	[IRDMA_CQPOP_MODIFY_CQ] = isim_cq_modify,
+	[IRDMA_CQPOP_DESTROY_CQ] = isim_cq_destroy,
+	[IRDMA_CQPOP_CREATE_CEQ] = isim_ceq_create,
+	[IRDMA_CQPOP_DESTROY_CEQ] = isim_ceq_destroy,
+	[IRDMA_CQPOP_CREATE_AEQ] = isim_aeq_create,
+	[IRDMA_CQPOP_DESTROY_AEQ] = isim_aeq_destroy,
 };
 
-static void sim_cqp_execute(struct sim_dev *sdev, const __le64 *wqe,
-			    struct sim_cqp_result *res)
+static void isim_cqp_execute(struct isim_dev *sdev, const __le64 *wqe,
+			     struct isim_cqp_result *res)
 {
 	u8 op = FIELD_GET(IRDMA_CQPSQ_OPCODE, le64_to_cpu(wqe[3]));
 
-	if (sim_cqp_inject(sdev, op, res))
+	if (isim_cqp_inject(sdev, op, res))
 		return;
-	if (op >= ARRAY_SIZE(sim_cqp_handlers) || !sim_cqp_handlers[op]) {
+	if (op >= ARRAY_SIZE(isim_cqp_handlers) || !isim_cqp_handlers[op]) {
 		res->maj = IRDMA_CQP_MAJ_ERROR;
-		res->min = SIM_MIN_BAD_OPCODE;
+		res->min = ISIM_MIN_BAD_OPCODE;
 		return;
 	}
-	sim_cqp_handlers[op](sdev, wqe, res);
+	isim_cqp_handlers[op](sdev, wqe, res);
 }
 
 /*
@@ -288,14 +288,14 @@ static void sim_cqp_execute(struct sim_dev *sdev, const __le64 *wqe,
  * milliseconds before when idle; the trap's time, if it has come since,
  * is the store's, as for a batch the trap found.
  */
-static u64 sim_cqp_batch_start(struct sim_dev *sdev)
+static u64 isim_cqp_batch_start(struct isim_dev *sdev)
 {
-	struct sim_cqp *cqp = &sdev->cqp;
+	struct isim_cqp *cqp = &sdev->cqp;
 	u64 rung;
 
 	if (cqp->batch_trapped)
 		return cqp->batch_since;
-	rung = atomic64_read(&sdev->db.rung_ns[SIM_TRAP_CQPDB]);
+	rung = atomic64_read(&sdev->db.rung_ns[ISIM_TRAP_CQPDB]);
 	if (rung > cqp->batch_since &&
 	    READ_ONCE(sdev->db.rung_head) == cqp->batch_end + 1) {
 		cqp->batch_since = rung;
@@ -306,13 +306,13 @@ static u64 sim_cqp_batch_start(struct sim_dev *sdev)
 
 /*
  * The completion: CQPTAIL always, and a CQE once the CCQ exists; the CCQ's
- * event, if one is due, is left to the thread (sim_cqp_notify()).
+ * event, if one is due, is left to the thread (isim_cqp_notify()).
  */
-static void sim_cqp_complete(struct sim_dev *sdev, u32 idx, u8 op,
-			     const struct sim_cqp_result *res)
+static void isim_cqp_complete(struct isim_dev *sdev, u32 idx, u8 op,
+			      const struct isim_cqp_result *res)
 {
-	struct sim_cqp *cqp = &sdev->cqp;
-	struct sim_cq *ccq = sim_cq_find(sdev, 0);
+	struct isim_cqp *cqp = &sdev->cqp;
+	struct isim_cq *ccq = isim_cq_find(sdev, 0);
 	u32 tail = FIELD_PREP(IRDMA_CQPTAIL_WQTAIL, cqp->tail);
 	bool notify = false;
 	u64 cqe[4] = {}, since;
@@ -321,8 +321,8 @@ static void sim_cqp_complete(struct sim_dev *sdev, u32 idx, u8 op,
 	sdev->stats.cqp_ops++;
 	if (res->maj) {
 		sdev->stats.cqp_errors++;
-		sim_wr32(sdev, IRDMA_PFPE_CQPERRCODES,
-			 FIELD_PREP(IRDMA_CQPERRCODES_MAJOR, res->maj) |
+		isim_wr32(sdev, IRDMA_PFPE_CQPERRCODES,
+			  FIELD_PREP(IRDMA_CQPERRCODES_MAJOR, res->maj) |
 			 FIELD_PREP(IRDMA_CQPERRCODES_MINOR, res->min));
 		tail |= IRDMA_CQPTAIL_OP_ERR;
 	}
@@ -333,31 +333,31 @@ static void sim_cqp_complete(struct sim_dev *sdev, u32 idx, u8 op,
 			 FIELD_PREP(IRDMA_CCQE_MINERR, res->min) |
 			 FIELD_PREP(IRDMA_CCQE_MAJERR, res->maj) |
 			 FIELD_PREP(IRDMA_CCQE_ERROR, !!res->maj);
-		if (!sim_cq_write(sdev, ccq, cqe, &notify) && notify &&
+		if (!isim_cq_write(sdev, ccq, cqe, &notify) && notify &&
 		    !cqp->notify_due) {
 			cqp->notify_due = true;
-			cqp->notify_since = sim_lat_now();
+			cqp->notify_since = isim_lat_now();
 		}
 	}
 	/* The CQE is in place before the tail says the WQE is done. */
 	wmb();
-	sim_wr32(sdev, IRDMA_PFPE_CQPTAIL, tail);
+	isim_wr32(sdev, IRDMA_PFPE_CQPTAIL, tail);
 	/*
 	 * A command held back on request took what it was asked to take; the
 	 * WQEs behind it are timed from its completion.
 	 */
 	if (res->held) {
-		cqp->batch_since = sim_lat_now();
+		cqp->batch_since = isim_lat_now();
 		return;
 	}
 	/* Before batch_trapped is read: it may set it. */
-	since = sim_cqp_batch_start(sdev);
-	sim_lat_record(sdev, SIM_LAT_CQP_CMD, since, cqp->picked_ns, op,
-		       cqp->batch_trapped);
+	since = isim_cqp_batch_start(sdev);
+	isim_lat_record(sdev, ISIM_LAT_CQP_CMD, since, cqp->picked_ns, op,
+			cqp->batch_trapped);
 }
 
 /* Move past the WQE at the tail. */
-static void sim_cqp_advance(struct sim_cqp *cqp)
+static void isim_cqp_advance(struct isim_cqp *cqp)
 {
 	if (++cqp->tail == cqp->sq_size) {
 		cqp->tail = 0;
@@ -369,24 +369,24 @@ static void sim_cqp_advance(struct sim_cqp *cqp)
  * The next WQE to execute, if the driver rang one, into @wqe; starts the
  * clock of a new batch of rung WQEs. Under the CQP lock.
  */
-static bool sim_cqp_next(struct sim_dev *sdev, __le64 *wqe)
+static bool isim_cqp_next(struct isim_dev *sdev, __le64 *wqe)
 {
-	struct sim_cqp *cqp = &sdev->cqp;
-	u64 now = sim_lat_now(), rung;
+	struct isim_cqp *cqp = &sdev->cqp;
+	u64 now = isim_lat_now(), rung;
 	u32 head;
 
 	if (!cqp->up || cqp->busy)
 		return false;
 	/* The trap's time, unless older than a look that found nothing. */
-	rung = sim_doorbell_take(sdev, SIM_TRAP_CQPDB);
-	head = sim_rd32(sdev, IRDMA_PFPE_CQPDB);
+	rung = isim_doorbell_take(sdev, ISIM_TRAP_CQPDB);
+	head = isim_rd32(sdev, IRDMA_PFPE_CQPDB);
 	if (head >= cqp->sq_size || head == cqp->tail) {
 		cqp->looked_ns = now;
 		return false;
 	}
 	if (cqp->tail == cqp->batch_end) {
-		if (!rung && sim_doorbell_leave(sdev, SIM_TRAP_CQPDB, head,
-						cqp->looked_ns, now))
+		if (!rung && isim_doorbell_leave(sdev, ISIM_TRAP_CQPDB, head,
+						 cqp->looked_ns, now))
 			return false;
 		cqp->batch_since = max(rung, cqp->looked_ns);
 		cqp->batch_trapped = rung;
@@ -412,20 +412,20 @@ static bool sim_cqp_next(struct sim_dev *sdev, __le64 *wqe)
 }
 
 /* An executed WQE done: completed, and the ring moves on. */
-static void sim_cqp_done(struct sim_dev *sdev, const __le64 *wqe,
-			 const struct sim_cqp_result *res)
+static void isim_cqp_done(struct isim_dev *sdev, const __le64 *wqe,
+			  const struct isim_cqp_result *res)
 {
-	struct sim_cqp *cqp = &sdev->cqp;
+	struct isim_cqp *cqp = &sdev->cqp;
 	u32 idx = cqp->tail;
 
-	sim_cqp_advance(cqp);
+	isim_cqp_advance(cqp);
 	trace_irdma_sim_cqp(sdev->id, idx, wqe, res->maj, res->min, res->ret_val);
-	sim_cqp_complete(sdev, idx, FIELD_GET(IRDMA_CQPSQ_OPCODE, le64_to_cpu(wqe[3])),
-			 res);
+	isim_cqp_complete(sdev, idx, FIELD_GET(IRDMA_CQPSQ_OPCODE, le64_to_cpu(wqe[3])),
+			  res);
 }
 
 /**
- * sim_cqp_notify - post the CCQ's event, if completions written under the
+ * isim_cqp_notify - post the CCQ's event, if completions written under the
  * CQP lock owe one
  * @sdev: the simulated function
  *
@@ -437,10 +437,10 @@ static void sim_cqp_done(struct sim_dev *sdev, const __le64 *wqe,
  * Context: a thread, or hard interrupt context (the trap's irq_work).
  * Return: true if an event was owed.
  */
-bool sim_cqp_notify(struct sim_dev *sdev)
+bool isim_cqp_notify(struct isim_dev *sdev)
 {
 	u64 ctx = 0, since = 0;
-	struct sim_cq *ccq;
+	struct isim_cq *ccq;
 	unsigned long flags;
 	bool post = false;
 	u32 ceq_id = 0;
@@ -451,7 +451,7 @@ bool sim_cqp_notify(struct sim_dev *sdev)
 	spin_lock_irqsave(&sdev->cqp_lock, flags);
 	due = sdev->cqp.notify_due;
 	sdev->cqp.notify_due = false;
-	ccq = sim_cq_find(sdev, 0);
+	ccq = isim_cq_find(sdev, 0);
 	if (due && ccq && ccq->ceq_valid) {
 		post = true;
 		ceq_id = ccq->ceq_id;
@@ -461,8 +461,8 @@ bool sim_cqp_notify(struct sim_dev *sdev)
 	spin_unlock_irqrestore(&sdev->cqp_lock, flags);
 	if (post) {
 		/* Timed to the post: the driver's handler may run inside it. */
-		sim_lat_record(sdev, SIM_LAT_CCQ_EVENT, since, 0, 0, true);
-		sim_ceq_post(sdev, ceq_id, ctx);
+		isim_lat_record(sdev, ISIM_LAT_CCQ_EVENT, since, 0, 0, true);
+		isim_ceq_post(sdev, ceq_id, ctx);
 	}
 	return due;
 }
@@ -475,11 +475,11 @@ bool sim_cqp_notify(struct sim_dev *sdev)
  * CEQ 0's, and the scheduler's nodes while it has no CEQ; address handles
  * are made with interrupts off. The rest needs a thread.
  */
-static bool sim_cqp_atomic(struct sim_dev *sdev, const __le64 *wqe)
+static bool isim_cqp_atomic(struct isim_dev *sdev, const __le64 *wqe)
 {
 	u64 hdr = le64_to_cpu(wqe[3]);
 	u8 op = FIELD_GET(IRDMA_CQPSQ_OPCODE, hdr);
-	struct sim_cq *ccq = sim_cq_find(sdev, 0);
+	struct isim_cq *ccq = isim_cq_find(sdev, 0);
 
 	if (READ_ONCE(sdev->faults.delay_op) == op)
 		return false;
@@ -505,21 +505,21 @@ static bool sim_cqp_atomic(struct sim_dev *sdev, const __le64 *wqe)
 		return !FIELD_GET(IRDMA_CQCMD_CQID, hdr);
 	case IRDMA_CQPOP_CREATE_ADDR_HANDLE:
 	case IRDMA_CQPOP_DESTROY_ADDR_HANDLE:
-		return sim_ah_cmd_atomic(sdev, wqe);
+		return isim_ah_cmd_atomic(sdev, wqe);
 	default:
 		return false;
 	}
 }
 
 /**
- * sim_cqp_run - execute the CQP WQEs the driver has rung in
+ * isim_cqp_run - execute the CQP WQEs the driver has rung in
  * @sdev: the simulated function
- * @young: set if a WQE was left for being rung less than SIM_CQP_MIN_NS ago
+ * @young: set if a WQE was left for being rung less than ISIM_CQP_MIN_NS ago
  *	(sdev->cqp.due_ns then says when it falls due)
  *
  * A WQE the trap could not execute is answered by the engine thread of the
  * CPU that rang it at once (it runs once the driver there lets the CPU go,
- * past the driver's first look at the CCQ), by others only SIM_CQP_MIN_NS
+ * past the driver's first look at the CCQ), by others only ISIM_CQP_MIN_NS
  * after its doorbell; one the trap could execute (it was busy) at once.
  *
  * A WQE is executed outside the CQP lock (commands may sleep), with the
@@ -527,17 +527,17 @@ static bool sim_cqp_atomic(struct sim_dev *sdev, const __le64 *wqe)
  *
  * Return: true if any WQE was executed.
  */
-bool sim_cqp_run(struct sim_dev *sdev, bool *young)
+bool isim_cqp_run(struct isim_dev *sdev, bool *young)
 {
 	__le64 wqe[IRDMA_CQP_WQE_SIZE / 8];
 	bool work = false;
 
 	WRITE_ONCE(sdev->cqp.due_ns, 0);
 	for (;;) {
-		struct sim_cqp_result res = {};
+		struct isim_cqp_result res = {};
 
 		spin_lock_irq(&sdev->cqp_lock);
-		if (!sim_cqp_next(sdev, wqe)) {
+		if (!isim_cqp_next(sdev, wqe)) {
 			spin_unlock_irq(&sdev->cqp_lock);
 			break;
 		}
@@ -546,10 +546,10 @@ bool sim_cqp_run(struct sim_dev *sdev, bool *young)
 		 * on another CPU may have stamped the doorbell after it).
 		 */
 		if ((s64)(sdev->cqp.picked_ns - sdev->cqp.batch_since) <
-		    (s64)SIM_CQP_MIN_NS && !sim_cqp_atomic(sdev, wqe) &&
-		    !sim_engine_ringer_here(sdev, sdev->cqp.batch_cpu)) {
+		    (s64)ISIM_CQP_MIN_NS && !isim_cqp_atomic(sdev, wqe) &&
+		    !isim_engine_ringer_here(sdev, sdev->cqp.batch_cpu)) {
 			WRITE_ONCE(sdev->cqp.due_ns,
-				   sdev->cqp.batch_since + SIM_CQP_MIN_NS);
+				   sdev->cqp.batch_since + ISIM_CQP_MIN_NS);
 			spin_unlock_irq(&sdev->cqp_lock);
 			*young = true;
 			break;
@@ -557,19 +557,19 @@ bool sim_cqp_run(struct sim_dev *sdev, bool *young)
 		sdev->cqp.busy = true;
 		spin_unlock_irq(&sdev->cqp_lock);
 
-		sim_cqp_execute(sdev, wqe, &res);
+		isim_cqp_execute(sdev, wqe, &res);
 
 		spin_lock_irq(&sdev->cqp_lock);
 		sdev->cqp.busy = false;
-		sim_cqp_done(sdev, wqe, &res);
+		isim_cqp_done(sdev, wqe, &res);
 		spin_unlock_irq(&sdev->cqp_lock);
 		work = true;
 	}
-	return sim_cqp_notify(sdev) || work;
+	return isim_cqp_notify(sdev) || work;
 }
 
 /**
- * sim_cqp_trap_patient - whether the trap may go on trying the CQP lock
+ * isim_cqp_trap_patient - whether the trap may go on trying the CQP lock
  * @start: when it first tried
  *
  * The trap never waits on the storing CPU itself: no driver stores to a
@@ -581,16 +581,16 @@ bool sim_cqp_run(struct sim_dev *sdev, bool *young)
  * Context: the debug exception of a trapped write (NMI-like).
  * Return: true to try again.
  */
-bool sim_cqp_trap_patient(u64 start)
+bool isim_cqp_trap_patient(u64 start)
 {
-	if (sim_lat_now() - start > 500 * NSEC_PER_USEC)
+	if (isim_lat_now() - start > 500 * NSEC_PER_USEC)
 		return false;
 	cpu_relax();
 	return true;
 }
 
 /**
- * sim_cqp_fast - execute rung CQP WQEs right in the CQPDB trap
+ * isim_cqp_fast - execute rung CQP WQEs right in the CQPDB trap
  * @sdev: the simulated function
  *
  * Takes the CCQ's arm request first (its doorbell is not trapped), so that
@@ -599,42 +599,42 @@ bool sim_cqp_trap_patient(u64 start)
  * tables, and stops at the first that needs a thread.
  *
  * Context: the debug exception of a trapped CQPDB write (NMI-like).
- * Return: what is left for after the trap: SIM_TRAP_LEFT_THREADS (with
- * SIM_TRAP_LEFT_RINGER if for the thread of the CPU that rang, see
- * sim_cqp_run()), SIM_TRAP_LEFT_EVENT (the CCQ's event, for the trap's
+ * Return: what is left for after the trap: ISIM_TRAP_LEFT_THREADS (with
+ * ISIM_TRAP_LEFT_RINGER if for the thread of the CPU that rang, see
+ * isim_cqp_run()), ISIM_TRAP_LEFT_EVENT (the CCQ's event, for the trap's
  * irq_work), or 0.
  */
-unsigned int sim_cqp_fast(struct sim_dev *sdev)
+unsigned int isim_cqp_fast(struct isim_dev *sdev)
 {
 	__le64 wqe[IRDMA_CQP_WQE_SIZE / 8];
-	u64 start = sim_lat_now();
+	u64 start = isim_lat_now();
 	unsigned int left = 0;
 
 	while (!spin_trylock(&sdev->cqp_lock)) {
-		if (!sim_cqp_trap_patient(start)) {
+		if (!isim_cqp_trap_patient(start)) {
 			atomic64_inc(&sdev->db.left);
-			return SIM_TRAP_LEFT_THREADS;
+			return ISIM_TRAP_LEFT_THREADS;
 		}
 	}
-	if (sdev->cqp.up && sim_ccq_take_arm(sdev) && !sdev->cqp.notify_due) {
+	if (sdev->cqp.up && isim_ccq_take_arm(sdev) && !sdev->cqp.notify_due) {
 		sdev->cqp.notify_due = true;
-		sdev->cqp.notify_since = sim_lat_now();
+		sdev->cqp.notify_since = isim_lat_now();
 	}
-	while (sim_cqp_next(sdev, wqe)) {
-		struct sim_cqp_result res = {};
+	while (isim_cqp_next(sdev, wqe)) {
+		struct isim_cqp_result res = {};
 
-		if (!sim_cqp_atomic(sdev, wqe)) {
-			left |= SIM_TRAP_LEFT_THREADS | SIM_TRAP_LEFT_RINGER;
+		if (!isim_cqp_atomic(sdev, wqe)) {
+			left |= ISIM_TRAP_LEFT_THREADS | ISIM_TRAP_LEFT_RINGER;
 			break;
 		}
-		sim_cqp_execute(sdev, wqe, &res);
-		sim_cqp_done(sdev, wqe, &res);
+		isim_cqp_execute(sdev, wqe, &res);
+		isim_cqp_done(sdev, wqe, &res);
 		atomic64_inc(&sdev->db.fast);
 	}
 	if (sdev->cqp.notify_due)
-		left |= SIM_TRAP_LEFT_EVENT;
+		left |= ISIM_TRAP_LEFT_EVENT;
 	spin_unlock(&sdev->cqp_lock);
-	if (left & SIM_TRAP_LEFT_THREADS)
+	if (left & ISIM_TRAP_LEFT_THREADS)
 		atomic64_inc(&sdev->db.left);
 	return left;
 }

@@ -24,14 +24,14 @@
 
 #include "sim.h"
 
-static struct dentry *sim_debugfs_root;
+static struct dentry *isim_debugfs_root;
 
 /* Segments programmed valid now, by type. */
-static void sim_stats_sds(struct seq_file *m, struct sim_dev *sdev)
+static void isim_stats_sds(struct seq_file *m, struct isim_dev *sdev)
 {
 	u32 i, direct = 0, paged = 0;
 
-	for (i = 0; i < SIM_MAX_SDS; i++) {
+	for (i = 0; i < ISIM_MAX_SDS; i++) {
 		u64 sd = READ_ONCE(sdev->hmc.sd[i]);
 
 		if (!(sd & IRDMA_SD_DATA_VALID))
@@ -44,9 +44,9 @@ static void sim_stats_sds(struct seq_file *m, struct sim_dev *sdev)
 	seq_printf(m, "hmc_sds_direct %u\nhmc_sds_paged %u\n", direct, paged);
 }
 
-static int sim_stats_show(struct seq_file *m, void *data)
+static int isim_stats_show(struct seq_file *m, void *data)
 {
-	struct sim_dev *sdev = m->private;
+	struct isim_dev *sdev = m->private;
 
 	seq_printf(m, "cqp_ops %llu\ncqp_errors %llu\nirqs %llu\ndma_faults %llu\nfaults_injected %llu\n",
 		   sdev->stats.cqp_ops, sdev->stats.cqp_errors, sdev->stats.irqs,
@@ -67,7 +67,7 @@ static int sim_stats_show(struct seq_file *m, void *data)
 		   atomic64_read(&sdev->stats.cq_acks_unmatched),
 		   atomic64_read(&sdev->stats.cq_events_held),
 		   atomic64_read(&sdev->stats.cq_events_released),
-		   bitmap_weight(sdev->cq_held, SIM_MAX_CQS),
+		   bitmap_weight(sdev->cq_held, ISIM_MAX_CQS),
 		   atomic_read(&sdev->cq_ack_credit));
 	seq_printf(m, "doorbells_trapped %llu\ncqp_ops_in_trap %llu\ntraps_leaving_work %llu\ncqp_batches_found_by_looking %llu\nwrites_left_to_their_trap %llu\ntrapped_regs %d\n",
 		   (u64)atomic64_read(&sdev->db.traps),
@@ -75,28 +75,28 @@ static int sim_stats_show(struct seq_file *m, void *data)
 		   (u64)atomic64_read(&sdev->db.left),
 		   (u64)atomic64_read(&sdev->db.found),
 		   (u64)atomic64_read(&sdev->db.left_by_looks),
-		   !!sdev->db.bp[SIM_TRAP_CQPDB] + !!sdev->db.bp[SIM_TRAP_CCQPLOW]);
+		   !!sdev->db.bp[ISIM_TRAP_CQPDB] + !!sdev->db.bp[ISIM_TRAP_CCQPLOW]);
 	seq_printf(m, "user_doorbells_watched %llu\nuser_doorbells_trapped %llu\nuser_sq_runs_in_process %llu\nuser_sq_left_to_threads %llu\n",
 		   (u64)atomic64_read(&sdev->db.user_watches),
 		   (u64)atomic64_read(&sdev->db.user_traps),
 		   (u64)atomic64_read(&sdev->db.user_runs),
 		   (u64)atomic64_read(&sdev->db.user_left));
-	sim_stats_sds(m, sdev);
+	isim_stats_sds(m, sdev);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(sim_stats);
+DEFINE_SHOW_ATTRIBUTE(isim_stats);
 
-static int sim_lan_show(struct seq_file *m, void *data)
+static int isim_lan_show(struct seq_file *m, void *data)
 {
-	struct sim_dev *sdev = m->private;
-	struct sim_lan *lan = &sdev->lan;
+	struct isim_dev *sdev = m->private;
+	struct isim_lan *lan = &sdev->lan;
 	bool filter;
-	int n = sim_lan_count(sdev, &filter), i;
+	int n = isim_lan_count(sdev, &filter), i;
 
 	seq_printf(m, "qsets %d\nrdma_filter %d\n", n, filter);
 	/* Each queue set: its handle, class, and its leaf's weight. */
 	spin_lock(&lan->lock);
-	for (i = 0; i < SIM_MAX_QSETS; i++)
+	for (i = 0; i < ISIM_MAX_QSETS; i++)
 		if (lan->qset[i].teid)
 			seq_printf(m, "qset %u tc %u weight %u\n",
 				   lan->qset[i].qs_handle, lan->qset[i].tc,
@@ -104,21 +104,21 @@ static int sim_lan_show(struct seq_file *m, void *data)
 	spin_unlock(&lan->lock);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(sim_lan);
+DEFINE_SHOW_ATTRIBUTE(isim_lan);
 
-static int sim_latency_show(struct seq_file *m, void *data)
+static int isim_latency_show(struct seq_file *m, void *data)
 {
-	sim_lat_show(m, m->private);
+	isim_lat_show(m, m->private);
 	return 0;
 }
 
-static int sim_latency_open(struct inode *inode, struct file *file)
+static int isim_latency_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, sim_latency_show, inode->i_private);
+	return single_open(file, isim_latency_show, inode->i_private);
 }
 
-static ssize_t sim_latency_write(struct file *file, const char __user *ubuf,
-				 size_t count, loff_t *ppos)
+static ssize_t isim_latency_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
 {
 	struct seq_file *m = file->private_data;
 	unsigned int v;
@@ -129,23 +129,23 @@ static ssize_t sim_latency_write(struct file *file, const char __user *ubuf,
 		return err;
 	if (v)
 		return -EINVAL;
-	sim_lat_reset(m->private);
+	isim_lat_reset(m->private);
 	return count;
 }
 
-static const struct file_operations sim_latency_fops = {
+static const struct file_operations isim_latency_fops = {
 	.owner = THIS_MODULE,
-	.open = sim_latency_open,
+	.open = isim_latency_open,
 	.read = seq_read,
-	.write = sim_latency_write,
+	.write = isim_latency_write,
 	.llseek = seq_lseek,
 	.release = single_release,
 };
 
-static ssize_t sim_raise_ae_write(struct file *file, const char __user *ubuf,
-				  size_t count, loff_t *ppos)
+static ssize_t isim_raise_ae_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
 {
-	struct sim_dev *sdev = file->private_data;
+	struct isim_dev *sdev = file->private_data;
 	unsigned int code, id = 0, source = 0;
 	char buf[32];
 	size_t len = min(count, sizeof(buf) - 1);
@@ -157,21 +157,21 @@ static ssize_t sim_raise_ae_write(struct file *file, const char __user *ubuf,
 	    code > FIELD_MAX(IRDMA_AEQE_AECODE) || id >= BIT(19) ||
 	    source > FIELD_MAX(IRDMA_AEQE_AESRC))
 		return -EINVAL;
-	sim_fault_queue_ae(sdev, code, id, source);
+	isim_fault_queue_ae(sdev, code, id, source);
 	return count;
 }
 
-static const struct file_operations sim_raise_ae_fops = {
+static const struct file_operations isim_raise_ae_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
-	.write = sim_raise_ae_write,
+	.write = isim_raise_ae_write,
 	.llseek = noop_llseek,
 };
 
-static ssize_t sim_event_write(struct file *file, const char __user *ubuf,
-			       size_t count, loff_t *ppos)
+static ssize_t isim_event_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *ppos)
 {
-	struct sim_dev *sdev = file->private_data;
+	struct isim_dev *sdev = file->private_data;
 	char buf[48];
 	size_t len = min(count, sizeof(buf) - 1);
 	int err;
@@ -179,23 +179,23 @@ static ssize_t sim_event_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = '\0';
-	err = sim_event_parse(sdev, buf);
+	err = isim_event_parse(sdev, buf);
 	return err ? err : count;
 }
 
-static const struct file_operations sim_event_fops = {
+static const struct file_operations isim_event_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
-	.write = sim_event_write,
+	.write = isim_event_write,
 	.llseek = noop_llseek,
 };
 
-static int sim_qos_show(struct seq_file *m, void *data)
+static int isim_qos_show(struct seq_file *m, void *data)
 {
 	struct irdma_sim_qos q;
 	int i;
 
-	sim_qos_get(m->private, &q);
+	isim_qos_get(m->private, &q);
 	seq_printf(m, "num_tc %u\nup2tc", q.num_tc);
 	for (i = 0; i < ARRAY_SIZE(q.up2tc); i++)
 		seq_printf(m, " %u", q.up2tc[i]);
@@ -206,16 +206,16 @@ static int sim_qos_show(struct seq_file *m, void *data)
 	return 0;
 }
 
-static int sim_qos_open(struct inode *inode, struct file *file)
+static int isim_qos_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, sim_qos_show, inode->i_private);
+	return single_open(file, isim_qos_show, inode->i_private);
 }
 
 /* "NUM_TC UP0..UP7 BW0..": the classes, each priority's, each one's share. */
-static ssize_t sim_qos_write(struct file *file, const char __user *ubuf,
-			     size_t count, loff_t *ppos)
+static ssize_t isim_qos_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
 {
-	struct sim_dev *sdev = ((struct seq_file *)file->private_data)->private;
+	struct isim_dev *sdev = ((struct seq_file *)file->private_data)->private;
 	struct irdma_sim_qos q = {};
 	unsigned int v[2 + 8 + 8];
 	char buf[96];
@@ -236,23 +236,23 @@ static ssize_t sim_qos_write(struct file *file, const char __user *ubuf,
 		q.up2tc[i] = min(v[1 + i], 255U);
 	for (i = 0; i < q.num_tc; i++)
 		q.rel_bw[i] = min(v[9 + i], 255U);
-	err = sim_qos_set(sdev, &q);
+	err = isim_qos_set(sdev, &q);
 	return err ? err : count;
 }
 
-static const struct file_operations sim_qos_fops = {
+static const struct file_operations isim_qos_fops = {
 	.owner = THIS_MODULE,
-	.open = sim_qos_open,
+	.open = isim_qos_open,
 	.read = seq_read,
-	.write = sim_qos_write,
+	.write = isim_qos_write,
 	.llseek = seq_lseek,
 	.release = single_release,
 };
 
-static ssize_t sim_reset_write(struct file *file, const char __user *ubuf,
-			       size_t count, loff_t *ppos)
+static ssize_t isim_reset_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *ppos)
 {
-	struct sim_dev *sdev = file->private_data;
+	struct isim_dev *sdev = file->private_data;
 	bool doit;
 	int err;
 
@@ -260,63 +260,63 @@ static ssize_t sim_reset_write(struct file *file, const char __user *ubuf,
 	if (err)
 		return err;
 	if (doit)
-		sim_reset_schedule(sdev);
+		isim_reset_schedule(sdev);
 	return count;
 }
 
-static const struct file_operations sim_reset_fops = {
+static const struct file_operations isim_reset_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
-	.write = sim_reset_write,
+	.write = isim_reset_write,
 	.llseek = noop_llseek,
 };
 
 /**
- * sim_debugfs_add - the function's knobs
+ * isim_debugfs_add - the function's knobs
  * @sdev: the simulated function
  */
-void sim_debugfs_add(struct sim_dev *sdev)
+void isim_debugfs_add(struct isim_dev *sdev)
 {
-	struct sim_faults *f = &sdev->faults;
+	struct isim_faults *f = &sdev->faults;
 	struct dentry *dir;
 
-	dir = debugfs_create_dir(dev_name(&sdev->dev), sim_debugfs_root);
+	dir = debugfs_create_dir(dev_name(&sdev->dev), isim_debugfs_root);
 	debugfs_create_u32("fail_cqp_op", 0600, dir, (u32 *)&f->fail_op);
 	debugfs_create_u32("fail_cqp_count", 0600, dir, &f->fail_count);
 	debugfs_create_u32("delay_cqp_op", 0600, dir, (u32 *)&f->delay_op);
 	debugfs_create_u32("delay_cqp_ms", 0600, dir, &f->delay_ms);
-	debugfs_create_file("raise_ae", 0200, dir, sdev, &sim_raise_ae_fops);
-	debugfs_create_file("reset", 0200, dir, sdev, &sim_reset_fops);
-	debugfs_create_file("stats", 0400, dir, sdev, &sim_stats_fops);
-	debugfs_create_file("lan", 0400, dir, sdev, &sim_lan_fops);
-	debugfs_create_file("latency", 0600, dir, sdev, &sim_latency_fops);
-	debugfs_create_file("event", 0200, dir, sdev, &sim_event_fops);
-	debugfs_create_file("qos", 0600, dir, sdev, &sim_qos_fops);
+	debugfs_create_file("raise_ae", 0200, dir, sdev, &isim_raise_ae_fops);
+	debugfs_create_file("reset", 0200, dir, sdev, &isim_reset_fops);
+	debugfs_create_file("stats", 0400, dir, sdev, &isim_stats_fops);
+	debugfs_create_file("lan", 0400, dir, sdev, &isim_lan_fops);
+	debugfs_create_file("latency", 0600, dir, sdev, &isim_latency_fops);
+	debugfs_create_file("event", 0200, dir, sdev, &isim_event_fops);
+	debugfs_create_file("qos", 0600, dir, sdev, &isim_qos_fops);
 	sdev->debugfs = dir;
 }
 
 /**
- * sim_debugfs_del - remove the function's knobs
+ * isim_debugfs_del - remove the function's knobs
  * @sdev: the simulated function
  */
-void sim_debugfs_del(struct sim_dev *sdev)
+void isim_debugfs_del(struct isim_dev *sdev)
 {
 	debugfs_remove_recursive(sdev->debugfs);
 	sdev->debugfs = NULL;
 }
 
 /**
- * sim_debugfs_init - the module's debugfs directory
+ * isim_debugfs_init - the module's debugfs directory
  */
-void sim_debugfs_init(void)
+void isim_debugfs_init(void)
 {
-	sim_debugfs_root = debugfs_create_dir(SIM_DRV_NAME, NULL);
+	isim_debugfs_root = debugfs_create_dir(ISIM_DRV_NAME, NULL);
 }
 
 /**
- * sim_debugfs_exit - remove the module's debugfs directory
+ * isim_debugfs_exit - remove the module's debugfs directory
  */
-void sim_debugfs_exit(void)
+void isim_debugfs_exit(void)
 {
-	debugfs_remove_recursive(sim_debugfs_root);
+	debugfs_remove_recursive(isim_debugfs_root);
 }

@@ -19,7 +19,7 @@
  * resource tree at every access made the engine's look at the SQs cost
  * ~100 us under TCG.
  */
-static void *sim_dma_page(struct sim_dev *sdev, u64 addr)
+static void *isim_dma_page(struct isim_dev *sdev, u64 addr)
 {
 	phys_addr_t phys = dma_to_phys(&sdev->dev, addr);
 	unsigned long pfn = PHYS_PFN(phys);
@@ -32,12 +32,12 @@ static void *sim_dma_page(struct sim_dev *sdev, u64 addr)
 	return page_address(pfn_to_page(pfn)) + offset_in_page(phys);
 }
 
-static int sim_dma_copy(struct sim_dev *sdev, u64 addr, void *buf,
-			size_t len, bool to_host)
+static int isim_dma_copy(struct isim_dev *sdev, u64 addr, void *buf,
+			 size_t len, bool to_host)
 {
 	while (len) {
 		size_t chunk = min_t(size_t, len, PAGE_SIZE - offset_in_page(addr));
-		void *host = sim_dma_page(sdev, addr);
+		void *host = isim_dma_page(sdev, addr);
 
 		if (!host)
 			return -EFAULT;
@@ -53,7 +53,7 @@ static int sim_dma_copy(struct sim_dev *sdev, u64 addr, void *buf,
 }
 
 /**
- * sim_dma_map - host memory the engine may touch without the checks of
+ * isim_dma_map - host memory the engine may touch without the checks of
  * each access, for paths that cannot take them (the trap's)
  * @sdev: the simulated function
  * @addr: DMA address of a physically contiguous block
@@ -65,21 +65,21 @@ static int sim_dma_copy(struct sim_dev *sdev, u64 addr, void *buf,
  * Return: the block in the kernel's linear mapping, or NULL if any page
  * of it is not host RAM.
  */
-void *sim_dma_map(struct sim_dev *sdev, u64 addr, size_t len)
+void *isim_dma_map(struct isim_dev *sdev, u64 addr, size_t len)
 {
-	void *va = sim_dma_page(sdev, addr);
+	void *va = isim_dma_page(sdev, addr);
 	u64 off;
 
 	if (!va || !len)
 		return NULL;
 	for (off = PAGE_SIZE - offset_in_page(addr); off < len; off += PAGE_SIZE)
-		if (sim_dma_page(sdev, addr + off) != va + off)
+		if (isim_dma_page(sdev, addr + off) != va + off)
 			return NULL;
 	return va;
 }
 
 /**
- * sim_dma_read - copy from host memory, as the device's DMA engine would
+ * isim_dma_read - copy from host memory, as the device's DMA engine would
  * @sdev: the simulated function
  * @addr: DMA address
  * @buf: destination
@@ -87,13 +87,13 @@ void *sim_dma_map(struct sim_dev *sdev, u64 addr, size_t len)
  *
  * Return: 0, or -EFAULT for an address that is not host RAM.
  */
-int sim_dma_read(struct sim_dev *sdev, u64 addr, void *buf, size_t len)
+int isim_dma_read(struct isim_dev *sdev, u64 addr, void *buf, size_t len)
 {
-	return sim_dma_copy(sdev, addr, buf, len, false);
+	return isim_dma_copy(sdev, addr, buf, len, false);
 }
 
 /**
- * sim_dma_write - copy into host memory
+ * isim_dma_write - copy into host memory
  * @sdev: the simulated function
  * @addr: DMA address
  * @buf: source
@@ -101,22 +101,22 @@ int sim_dma_read(struct sim_dev *sdev, u64 addr, void *buf, size_t len)
  *
  * Return: 0, or -EFAULT for an address that is not host RAM.
  */
-int sim_dma_write(struct sim_dev *sdev, u64 addr, const void *buf, size_t len)
+int isim_dma_write(struct isim_dev *sdev, u64 addr, const void *buf, size_t len)
 {
-	return sim_dma_copy(sdev, addr, (void *)buf, len, true);
+	return isim_dma_copy(sdev, addr, (void *)buf, len, true);
 }
 
 /**
- * sim_dma_read_qword - read one little-endian qword of host memory
+ * isim_dma_read_qword - read one little-endian qword of host memory
  * @sdev: the simulated function
  * @addr: DMA address, 8-byte aligned
  * @val: the value in CPU order
  *
  * Return: 0 or -EFAULT.
  */
-int sim_dma_read_qword(struct sim_dev *sdev, u64 addr, u64 *val)
+int isim_dma_read_qword(struct isim_dev *sdev, u64 addr, u64 *val)
 {
-	__le64 *host = sim_dma_page(sdev, addr);
+	__le64 *host = isim_dma_page(sdev, addr);
 
 	if (!host || !IS_ALIGNED(addr, 8))
 		return -EFAULT;
@@ -125,7 +125,7 @@ int sim_dma_read_qword(struct sim_dev *sdev, u64 addr, u64 *val)
 }
 
 /**
- * sim_dma_write_qword - write one little-endian qword of host memory
+ * isim_dma_write_qword - write one little-endian qword of host memory
  * @sdev: the simulated function
  * @addr: DMA address, 8-byte aligned
  * @val: the value in CPU order
@@ -134,9 +134,9 @@ int sim_dma_read_qword(struct sim_dev *sdev, u64 addr, u64 *val)
  *
  * Return: 0 or -EFAULT.
  */
-int sim_dma_write_qword(struct sim_dev *sdev, u64 addr, u64 val)
+int isim_dma_write_qword(struct isim_dev *sdev, u64 addr, u64 val)
 {
-	__le64 *host = sim_dma_page(sdev, addr);
+	__le64 *host = isim_dma_page(sdev, addr);
 
 	if (!host || !IS_ALIGNED(addr, 8))
 		return -EFAULT;

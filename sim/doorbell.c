@@ -14,7 +14,7 @@
  *
  *  - the CQP commands a driver may busy-wait for with interrupts off
  *    (address handles, made by ib_cm and the MAD layer under spinlocks)
- *    are executed right there, without a thread (cqp.c, sim_cqp_fast());
+ *    are executed right there, without a thread (cqp.c, isim_cqp_fast());
  *  - everything else wakes the engine threads through an irq_work, which
  *    runs as soon as the storing CPU takes interrupts again; the same
  *    irq_work posts the event of a CCQ completion written in the trap, so
@@ -32,10 +32,10 @@
 
 #include "sim.h"
 
-static const u32 sim_trap_regs[SIM_TRAPS] = {
-	[SIM_TRAP_CQPDB] = IRDMA_PFPE_CQPDB,
-	[SIM_TRAP_CCQPLOW] = IRDMA_PFPE_CCQPLOW,
-	[SIM_TRAP_CQACK] = IRDMA_PFPE_CQACK,
+static const u32 isim_trap_regs[ISIM_TRAPS] = {
+	[ISIM_TRAP_CQPDB] = IRDMA_PFPE_CQPDB,
+	[ISIM_TRAP_CCQPLOW] = IRDMA_PFPE_CCQPLOW,
+	[ISIM_TRAP_CQACK] = IRDMA_PFPE_CQACK,
 };
 
 /*
@@ -43,25 +43,25 @@ static const u32 sim_trap_regs[SIM_TRAPS] = {
  * left (the state of a CQP that went down) is the threads'. True if
  * nothing is.
  */
-static bool sim_doorbell_ccqp(struct sim_dev *sdev)
+static bool isim_doorbell_ccqp(struct isim_dev *sdev)
 {
-	u64 start = sim_lat_now();
+	u64 start = isim_lat_now();
 	bool done;
 
 	while (!spin_trylock(&sdev->cqp_lock))
-		if (!sim_cqp_trap_patient(start))
+		if (!isim_cqp_trap_patient(start))
 			return false;
-	done = sim_regs_cqp_ctx(sdev);
+	done = isim_regs_cqp_ctx(sdev);
 	spin_unlock(&sdev->cqp_lock);
 	return done && !READ_ONCE(sdev->cqp_cleanup_due);
 }
 
 /* The watchpoint's handler: #DB context, so only NMI-safe work. */
-static void sim_doorbell_hit(struct perf_event *bp,
-			     struct perf_sample_data *data,
+static void isim_doorbell_hit(struct perf_event *bp,
+			      struct perf_sample_data *data,
 			     struct pt_regs *regs)
 {
-	struct sim_dev *sdev = bp->overflow_handler_context;
+	struct isim_dev *sdev = bp->overflow_handler_context;
 	unsigned long reg = bp->attr.bp_addr - (unsigned long)sdev->regs;
 	bool cqpdb = reg == IRDMA_PFPE_CQPDB;
 	unsigned int left = 0;
@@ -69,36 +69,36 @@ static void sim_doorbell_hit(struct perf_event *bp,
 
 	/* An event acknowledged: every write counts, the same value again too. */
 	if (reg == IRDMA_PFPE_CQACK) {
-		sim_cq_ack(sdev, sim_rd32(sdev, IRDMA_PFPE_CQACK));
+		isim_cq_ack(sdev, isim_rd32(sdev, IRDMA_PFPE_CQACK));
 		/* An event it held is the threads' to give. */
 		if (READ_ONCE(sdev->cq_held_due)) {
-			WRITE_ONCE(sdev->db.threads_due, SIM_KICK_ALL);
+			WRITE_ONCE(sdev->db.threads_due, ISIM_KICK_ALL);
 			irq_work_queue(&sdev->db.kick);
 		}
 		return;
 	}
 
 	/* The engine's own write, setting CCQPLOW back to idle. */
-	if (!cqpdb && sim_rd32(sdev, IRDMA_PFPE_CCQPLOW) == SIM_DB_IDLE)
+	if (!cqpdb && isim_rd32(sdev, IRDMA_PFPE_CCQPLOW) == ISIM_DB_IDLE)
 		return;
 	atomic64_inc(&sdev->db.traps);
 	/* Which write it was, for a thread that found it before this ran. */
 	if (cqpdb) {
-		WRITE_ONCE(sdev->db.rung_head, sim_rd32(sdev, IRDMA_PFPE_CQPDB) + 1);
+		WRITE_ONCE(sdev->db.rung_head, isim_rd32(sdev, IRDMA_PFPE_CQPDB) + 1);
 		WRITE_ONCE(sdev->db.rung_cpu, smp_processor_id());
 	}
 	/* The earliest write not yet taken starts the clock. */
-	atomic64_try_cmpxchg(&sdev->db.rung_ns[cqpdb ? SIM_TRAP_CQPDB : SIM_TRAP_CCQPLOW],
-			     &none, sim_lat_now());
+	atomic64_try_cmpxchg(&sdev->db.rung_ns[cqpdb ? ISIM_TRAP_CQPDB : ISIM_TRAP_CCQPLOW],
+			     &none, isim_lat_now());
 	if (cqpdb)
-		left = sim_cqp_fast(sdev);
-	else if (!sim_doorbell_ccqp(sdev))
-		left = SIM_TRAP_LEFT_THREADS;
+		left = isim_cqp_fast(sdev);
+	else if (!isim_doorbell_ccqp(sdev))
+		left = ISIM_TRAP_LEFT_THREADS;
 	if (!left)
 		return;
-	if (left & SIM_TRAP_LEFT_THREADS)
-		WRITE_ONCE(sdev->db.threads_due, left & SIM_TRAP_LEFT_RINGER ?
-			   SIM_KICK_RINGER : SIM_KICK_ALL);
+	if (left & ISIM_TRAP_LEFT_THREADS)
+		WRITE_ONCE(sdev->db.threads_due, left & ISIM_TRAP_LEFT_RINGER ?
+			   ISIM_KICK_RINGER : ISIM_KICK_ALL);
 	irq_work_queue(&sdev->db.kick);
 }
 
@@ -106,35 +106,35 @@ static void sim_doorbell_hit(struct perf_event *bp,
  * Right after a trap that left something, as soon as the storing CPU takes
  * interrupts: the CCQ's event, then the threads' wake-up if they have work.
  */
-static void sim_doorbell_kick(struct irq_work *work)
+static void isim_doorbell_kick(struct irq_work *work)
 {
-	struct sim_dev *sdev = container_of(work, struct sim_dev, db.kick);
+	struct isim_dev *sdev = container_of(work, struct isim_dev, db.kick);
 	u8 due = xchg(&sdev->db.threads_due, 0);
 
-	sim_cqp_notify(sdev);
-	/* The irq_work runs on the CPU that rang: see sim_cqp_run(). */
-	if (due == SIM_KICK_RINGER)
-		sim_engine_kick_ringer(sdev);
+	isim_cqp_notify(sdev);
+	/* The irq_work runs on the CPU that rang: see isim_cqp_run(). */
+	if (due == ISIM_KICK_RINGER)
+		isim_engine_kick_ringer(sdev);
 	else if (due)
-		sim_engine_kick(sdev);
+		isim_engine_kick(sdev);
 }
 
 /**
- * sim_doorbell_init - a function's doorbells, none trapped yet
+ * isim_doorbell_init - a function's doorbells, none trapped yet
  * @sdev: the simulated function
  */
-void sim_doorbell_init(struct sim_dev *sdev)
+void isim_doorbell_init(struct isim_dev *sdev)
 {
-	init_irq_work(&sdev->db.kick, sim_doorbell_kick);
+	init_irq_work(&sdev->db.kick, isim_doorbell_kick);
 	sdev->db.ringer_cpu = -1;
 }
 
 /**
- * sim_doorbell_arm - trap the function's doorbells where debug registers
+ * isim_doorbell_arm - trap the function's doorbells where debug registers
  * are free
  * @sdev: the simulated function; its register window is in place
  */
-void sim_doorbell_arm(struct sim_dev *sdev)
+void isim_doorbell_arm(struct isim_dev *sdev)
 {
 	struct perf_event_attr attr;
 	struct perf_event * __percpu *bp;
@@ -142,15 +142,15 @@ void sim_doorbell_arm(struct sim_dev *sdev)
 
 	if (!IS_ENABLED(CONFIG_HAVE_HW_BREAKPOINT))
 		return;
-	for (i = 0; i < SIM_TRAPS; i++) {
+	for (i = 0; i < ISIM_TRAPS; i++) {
 		hw_breakpoint_init(&attr);
-		attr.bp_addr = (unsigned long)(sdev->regs + sim_trap_regs[i]);
+		attr.bp_addr = (unsigned long)(sdev->regs + isim_trap_regs[i]);
 		attr.bp_len = HW_BREAKPOINT_LEN_4;
 		attr.bp_type = HW_BREAKPOINT_W;
-		bp = register_wide_hw_breakpoint(&attr, sim_doorbell_hit, sdev);
+		bp = register_wide_hw_breakpoint(&attr, isim_doorbell_hit, sdev);
 		if (IS_ERR(bp)) {
 			dev_info(&sdev->dev, "register %#x polled: no debug register (%ld)\n",
-				 sim_trap_regs[i], PTR_ERR(bp));
+				 isim_trap_regs[i], PTR_ERR(bp));
 			continue;
 		}
 		sdev->db.bp[i] = bp;
@@ -158,14 +158,14 @@ void sim_doorbell_arm(struct sim_dev *sdev)
 }
 
 /**
- * sim_doorbell_disarm - stop trapping; no handler runs after this returns
+ * isim_doorbell_disarm - stop trapping; no handler runs after this returns
  * @sdev: the simulated function
  */
-void sim_doorbell_disarm(struct sim_dev *sdev)
+void isim_doorbell_disarm(struct isim_dev *sdev)
 {
 	int i;
 
-	for (i = 0; i < SIM_TRAPS; i++) {
+	for (i = 0; i < ISIM_TRAPS; i++) {
 		if (!sdev->db.bp[i])
 			continue;
 		unregister_wide_hw_breakpoint(sdev->db.bp[i]);
@@ -175,13 +175,13 @@ void sim_doorbell_disarm(struct sim_dev *sdev)
 }
 
 /**
- * sim_doorbell_take - when a doorbell was rung, if its trap saw it
+ * isim_doorbell_take - when a doorbell was rung, if its trap saw it
  * @sdev: the simulated function
  * @reg: which doorbell
  *
  * Return: the time of the earliest trapped write not yet taken, or 0.
  */
-u64 sim_doorbell_take(struct sim_dev *sdev, enum sim_trap_reg reg)
+u64 isim_doorbell_take(struct isim_dev *sdev, enum isim_trap_reg reg)
 {
 	return atomic64_xchg(&sdev->db.rung_ns[reg], 0);
 }
@@ -191,10 +191,10 @@ u64 sim_doorbell_take(struct sim_dev *sdev, enum sim_trap_reg reg)
  * trap comes 10 to 250 us after the store under TCG; threads that poll
  * look every 10-20 us, idle ones every 1-2 ms.
  */
-#define SIM_DB_LOOK_GAP_NS	(100 * NSEC_PER_USEC)
+#define ISIM_DB_LOOK_GAP_NS	(100 * NSEC_PER_USEC)
 
 /**
- * sim_doorbell_leave - whether a thread leaves a write it found to the
+ * isim_doorbell_leave - whether a thread leaves a write it found to the
  * write's trap
  * @sdev: the simulated function
  * @reg: the doorbell
@@ -212,12 +212,12 @@ u64 sim_doorbell_take(struct sim_dev *sdev, enum sim_trap_reg reg)
  * Context: under the CQP lock.
  * Return: true to leave the write for now.
  */
-bool sim_doorbell_leave(struct sim_dev *sdev, enum sim_trap_reg reg, u32 val,
-			u64 looked, u64 now)
+bool isim_doorbell_leave(struct isim_dev *sdev, enum isim_trap_reg reg, u32 val,
+			 u64 looked, u64 now)
 {
 	u64 mark = BIT_ULL(32) | val;
 
-	if (in_nmi() || !sdev->db.bp[reg] || now - looked < SIM_DB_LOOK_GAP_NS ||
+	if (in_nmi() || !sdev->db.bp[reg] || now - looked < ISIM_DB_LOOK_GAP_NS ||
 	    atomic64_read(&sdev->db.rung_ns[reg]) || sdev->db.left_to_trap[reg] == mark) {
 		sdev->db.left_to_trap[reg] = 0;
 		return false;

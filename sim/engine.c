@@ -14,8 +14,8 @@
 #include "sim.h"
 
 /*
- * After work (most work: see sim_engine_step()), a function stays quick to
- * answer for SIM_FAST_NS: one of its threads keeps looking without a pause
+ * After work (most work: see isim_engine_step()), a function stays quick to
+ * answer for ISIM_FAST_NS: one of its threads keeps looking without a pause
  * while its CPU has nothing else to run (as KVM polls before halting a
  * vCPU); without such a thread, they look ~10 us apart, or ~100 us apart on
  * a CPU where a task waits to run (a real-time thread looking every 10 us
@@ -29,18 +29,18 @@
  * spins keeps a host core, and the host needs one for the guest's timers
  * and files.
  */
-#define SIM_FAST_NS	(20 * NSEC_PER_MSEC)
+#define ISIM_FAST_NS	(20 * NSEC_PER_MSEC)
 
-static struct task_struct *sim_poller;
+static struct task_struct *isim_poller;
 
 /**
- * sim_engine_step - look for new work once and do it
+ * isim_engine_step - look for new work once and do it
  * @sdev: the simulated function
- * @quick: set if the work keeps the threads quick to answer for SIM_FAST_NS
- *	(so does a CQP command not yet due, SIM_CQP_MIN_NS)
+ * @quick: set if the work keeps the threads quick to answer for ISIM_FAST_NS
+ *	(so does a CQP command not yet due, ISIM_CQP_MIN_NS)
  *
  * Any work does, except short WQEs of user QPs: their processes run those
- * themselves (sim_engine_run_sq()) unless a thread holds the engine lock,
+ * themselves (isim_engine_run_sq()) unless a thread holds the engine lock,
  * and a thread kept quick by them would hold it in nearly every look, so
  * that the processes seldom could. Polling ping-pong processes then also
  * never get the CPU the poller keeps: the scheduler crowds them onto the
@@ -48,11 +48,11 @@ static struct task_struct *sim_poller;
  *
  * Return: true if there was work.
  */
-bool sim_engine_step(struct sim_dev *sdev, bool *quick)
+bool isim_engine_step(struct isim_dev *sdev, bool *quick)
 {
-	bool work = sim_regs_poll(sdev, quick);
+	bool work = isim_regs_poll(sdev, quick);
 
-	if (sim_fault_post_aes(sdev)) {
+	if (isim_fault_post_aes(sdev)) {
 		*quick = true;
 		work = true;
 	}
@@ -60,12 +60,12 @@ bool sim_engine_step(struct sim_dev *sdev, bool *quick)
 }
 
 /* A thread of @sdev polls without pausing: it needs no wake-up. */
-static bool sim_engine_polled(struct sim_dev *sdev)
+static bool isim_engine_polled(struct isim_dev *sdev)
 {
-	struct task_struct *t = READ_ONCE(sim_poller);
+	struct task_struct *t = READ_ONCE(isim_poller);
 	int i;
 
-	for (i = 0; t && i < SIM_MAX_ENGINES; i++)
+	for (i = 0; t && i < ISIM_MAX_ENGINES; i++)
 		if (READ_ONCE(sdev->engine[i]) == t)
 			return true;
 	return false;
@@ -74,17 +74,17 @@ static bool sim_engine_polled(struct sim_dev *sdev)
 /*
  * Wake the function's threads on @cpu (all of them for -1, or if none runs
  * there), unless one of them polls. The kick is counted first: ordered
- * with the poller's giving up, see sim_engine_unpoll().
+ * with the poller's giving up, see isim_engine_unpoll().
  */
-static void sim_engine_wake(struct sim_dev *sdev, int cpu)
+static void isim_engine_wake(struct isim_dev *sdev, int cpu)
 {
 	bool woken = false;
 	int i;
 
 	atomic_inc_return(&sdev->db.kicks);
-	if (sim_engine_polled(sdev))
+	if (isim_engine_polled(sdev))
 		return;
-	for (i = 0; i < SIM_MAX_ENGINES; i++) {
+	for (i = 0; i < ISIM_MAX_ENGINES; i++) {
 		struct task_struct *t = READ_ONCE(sdev->engine[i]);
 
 		if (t && (cpu < 0 || task_cpu(t) == cpu)) {
@@ -93,22 +93,22 @@ static void sim_engine_wake(struct sim_dev *sdev, int cpu)
 		}
 	}
 	if (!woken && cpu >= 0)
-		sim_engine_wake(sdev, -1);
+		isim_engine_wake(sdev, -1);
 }
 
 /**
- * sim_engine_kick - wake the engine threads now (a trapped doorbell)
+ * isim_engine_kick - wake the engine threads now (a trapped doorbell)
  * @sdev: the simulated function
  *
  * Context: any but NMI; the trap gets here through an irq_work.
  */
-void sim_engine_kick(struct sim_dev *sdev)
+void isim_engine_kick(struct isim_dev *sdev)
 {
-	sim_engine_wake(sdev, -1);
+	isim_engine_wake(sdev, -1);
 }
 
 /**
- * sim_engine_kick_here - wake the engine thread of this CPU now (a trapped
+ * isim_engine_kick_here - wake the engine thread of this CPU now (a trapped
  * doorbell of a process running here)
  * @sdev: the simulated function
  *
@@ -118,30 +118,30 @@ void sim_engine_kick(struct sim_dev *sdev)
  *
  * Context: interrupts off, not NMI.
  */
-void sim_engine_kick_here(struct sim_dev *sdev)
+void isim_engine_kick_here(struct isim_dev *sdev)
 {
-	sim_engine_wake(sdev, smp_processor_id());
+	isim_engine_wake(sdev, smp_processor_id());
 }
 
 /**
- * sim_engine_kick_ringer - wake the engine thread of this CPU, which rang
+ * isim_engine_kick_ringer - wake the engine thread of this CPU, which rang
  * CQP WQEs a thread must execute
  * @sdev: the simulated function
  *
  * Woken even while another thread polls: only this one may answer before
- * SIM_CQP_MIN_NS (sim_cqp_run()). It runs when the driver that rang lets
+ * ISIM_CQP_MIN_NS (isim_cqp_run()). It runs when the driver that rang lets
  * this CPU go, which for a driver that sleeps for its answer is when it
  * sleeps.
  *
  * Context: hard interrupt (the trap's irq_work, on the CPU that rang).
  */
-void sim_engine_kick_ringer(struct sim_dev *sdev)
+void isim_engine_kick_ringer(struct isim_dev *sdev)
 {
 	int cpu = smp_processor_id(), i;
 
 	WRITE_ONCE(sdev->db.ringer_cpu, cpu);
 	atomic_inc(&sdev->db.kicks);
-	for (i = 0; i < SIM_MAX_ENGINES; i++) {
+	for (i = 0; i < ISIM_MAX_ENGINES; i++) {
 		struct task_struct *t = READ_ONCE(sdev->engine[i]);
 
 		if (t && task_cpu(t) == cpu) {
@@ -150,11 +150,11 @@ void sim_engine_kick_ringer(struct sim_dev *sdev)
 		}
 	}
 	/* No thread here (more CPUs than threads): any, in their time. */
-	sim_engine_wake(sdev, -1);
+	isim_engine_wake(sdev, -1);
 }
 
 /**
- * sim_engine_ringer_here - whether the caller is the engine thread of @cpu
+ * isim_engine_ringer_here - whether the caller is the engine thread of @cpu
  * @sdev: the simulated function
  * @cpu: the CPU that rang CQP WQEs
  *
@@ -163,23 +163,23 @@ void sim_engine_kick_ringer(struct sim_dev *sdev)
  *
  * Return: true if so.
  */
-bool sim_engine_ringer_here(struct sim_dev *sdev, int cpu)
+bool isim_engine_ringer_here(struct isim_dev *sdev, int cpu)
 {
 	int i;
 
 	if (cpu != raw_smp_processor_id())
 		return false;
-	for (i = 0; i < SIM_MAX_ENGINES; i++)
+	for (i = 0; i < ISIM_MAX_ENGINES; i++)
 		if (READ_ONCE(sdev->engine[i]) == current)
 			return true;
 	return false;
 }
 
 /**
- * sim_engine_run_sq - execute a QP's SQ for the process that rang it, in
+ * isim_engine_run_sq - execute a QP's SQ for the process that rang it, in
  * its time
  * @sdev: the simulated function
- * @qpn: the QP whose WQE_ALLOC the process wrote, or SIM_DB_IDLE
+ * @qpn: the QP whose WQE_ALLOC the process wrote, or ISIM_DB_IDLE
  *
  * Silicon starts on a WQE at once; a software device does the work in the
  * system call that posts it. The process rang with a plain store
@@ -187,13 +187,13 @@ bool sim_engine_ringer_here(struct sim_dev *sdev, int cpu)
  * engine lock like a thread's look: then the peer sees its completion as
  * soon as it is written, with no thread to wake on the way and none that
  * holds the CPU of a process waiting for it. Long messages (over
- * SIM_SHORT_MSG bytes) it leaves to the threads, which move them while the
+ * ISIM_SHORT_MSG bytes) it leaves to the threads, which move them while the
  * process posts more; nor does it wait for a thread at work, which finds
  * the WQEs by itself.
  *
  * Context: process context, may sleep.
  */
-void sim_engine_run_sq(struct sim_dev *sdev, u32 qpn)
+void isim_engine_run_sq(struct isim_dev *sdev, u32 qpn)
 {
 	bool backlog = false;
 
@@ -205,9 +205,9 @@ void sim_engine_run_sq(struct sim_dev *sdev, u32 qpn)
 		 * The write is taken here, so that the threads do not count
 		 * it as work of theirs and stay quick for nothing.
 		 */
-		if (qpn != SIM_DB_IDLE) {
-			sim_db_taken(sdev, IRDMA_DB_WQE_ALLOC);
-			if (sim_qp_run_sq(sdev, qpn, &backlog))
+		if (qpn != ISIM_DB_IDLE) {
+			isim_db_taken(sdev, IRDMA_DB_WQE_ALLOC);
+			if (isim_qp_run_sq(sdev, qpn, &backlog))
 				atomic64_inc(&sdev->db.user_runs);
 		}
 		mutex_unlock(&sdev->engine_lock);
@@ -216,7 +216,7 @@ void sim_engine_run_sq(struct sim_dev *sdev, u32 qpn)
 		return;
 	atomic64_inc(&sdev->db.user_left);
 	/* The thread of this CPU first, as for a trap that queued no work. */
-	sim_engine_wake(sdev, get_cpu());
+	isim_engine_wake(sdev, get_cpu());
 	put_cpu();
 }
 
@@ -224,12 +224,12 @@ void sim_engine_run_sq(struct sim_dev *sdev, u32 qpn)
  * Poll without pausing if this CPU has nothing else to run and no other
  * thread polls. Return: true if the caller is (still) the poller.
  */
-static bool sim_engine_poll(void)
+static bool isim_engine_poll(void)
 {
 	if (!single_task_running())
 		return false;
-	return READ_ONCE(sim_poller) == current ||
-	       (!READ_ONCE(sim_poller) && !cmpxchg(&sim_poller, NULL, current));
+	return READ_ONCE(isim_poller) == current ||
+	       (!READ_ONCE(isim_poller) && !cmpxchg(&isim_poller, NULL, current));
 }
 
 /*
@@ -237,18 +237,18 @@ static bool sim_engine_poll(void)
  * barrier pairs with the kick's, so that either the kick sees no poller and
  * wakes the threads, or the thread sees the kick and does not sleep.
  */
-static void sim_engine_unpoll(void)
+static void isim_engine_unpoll(void)
 {
-	if (READ_ONCE(sim_poller) == current) {
-		WRITE_ONCE(sim_poller, NULL);
+	if (READ_ONCE(isim_poller) == current) {
+		WRITE_ONCE(isim_poller, NULL);
 		/* Pairs with the kick's atomic_inc_return(). */
 		smp_mb();
 	}
 }
 
 /* Sleep between @min_us and @max_us, less if kicked since @seen. */
-static void sim_engine_idle(struct sim_dev *sdev, int seen,
-			    unsigned int min_us, unsigned int max_us)
+static void isim_engine_idle(struct isim_dev *sdev, int seen,
+			     unsigned int min_us, unsigned int max_us)
 {
 	ktime_t until = ktime_add_us(ktime_get(), min_us);
 
@@ -263,14 +263,14 @@ static void sim_engine_idle(struct sim_dev *sdev, int seen,
  * Sleep until the CQP command the threads found too young falls due, less
  * if kicked since @seen. Return: false if there is none to wait for.
  */
-static bool sim_engine_wait_due(struct sim_dev *sdev, int seen)
+static bool isim_engine_wait_due(struct isim_dev *sdev, int seen)
 {
 	u64 due = READ_ONCE(sdev->cqp.due_ns);
 	ktime_t until;
 
-	if (!due || (s64)(due - sim_lat_now()) <= 0)
+	if (!due || (s64)(due - isim_lat_now()) <= 0)
 		return false;
-	sim_engine_unpoll();
+	isim_engine_unpoll();
 	until = ns_to_ktime(due);
 	set_current_state(TASK_INTERRUPTIBLE);
 	if (atomic_read(&sdev->db.kicks) == seen && !kthread_should_stop())
@@ -280,11 +280,11 @@ static bool sim_engine_wait_due(struct sim_dev *sdev, int seen)
 }
 
 /*
- * The thread of a CPU that rang a command for it (sim_engine_kick_ringer())
+ * The thread of a CPU that rang a command for it (isim_engine_kick_ringer())
  * waits for the engine lock rather than stand by: the thread holding it
  * leaves that command to this one. Return: true with the lock taken.
  */
-static bool sim_engine_lock_ringer(struct sim_dev *sdev)
+static bool isim_engine_lock_ringer(struct isim_dev *sdev)
 {
 	int cpu = raw_smp_processor_id();
 
@@ -300,7 +300,7 @@ static bool sim_engine_lock_ringer(struct sim_dev *sdev)
  * task): the host's doing, under emulation. Counted, so that slow answers
  * can be told from a CPU that was not running. Under the engine lock.
  */
-static void sim_engine_note_stall(struct sim_dev *sdev, u64 ns)
+static void isim_engine_note_stall(struct isim_dev *sdev, u64 ns)
 {
 	if (ns < NSEC_PER_MSEC)
 		return;
@@ -308,9 +308,9 @@ static void sim_engine_note_stall(struct sim_dev *sdev, u64 ns)
 	sdev->stats.stall_max_ns = max(sdev->stats.stall_max_ns, ns);
 }
 
-static int sim_engine_thread(void *data)
+static int isim_engine_thread(void *data)
 {
-	struct sim_dev *sdev = data;
+	struct isim_dev *sdev = data;
 	bool work, quick;
 	int seen;
 
@@ -320,15 +320,15 @@ static int sim_engine_thread(void *data)
 		/* One thread at a time does the work; the others stand by. */
 		work = false;
 		quick = false;
-		if (mutex_trylock(&sdev->engine_lock) || sim_engine_lock_ringer(sdev)) {
+		if (mutex_trylock(&sdev->engine_lock) || isim_engine_lock_ringer(sdev)) {
 			u64 start = ktime_get_ns();
 
 			/* This look sees what the ringer's kick was for. */
 			cmpxchg(&sdev->db.ringer_cpu, raw_smp_processor_id(), -1);
 
-			work = sim_engine_step(sdev, &quick);
+			work = isim_engine_step(sdev, &quick);
 			if (!work)
-				sim_engine_note_stall(sdev, ktime_get_ns() - start);
+				isim_engine_note_stall(sdev, ktime_get_ns() - start);
 			mutex_unlock(&sdev->engine_lock);
 		}
 		if (quick)
@@ -341,44 +341,44 @@ static int sim_engine_thread(void *data)
 		 * A command not yet due: sleep until it is, rather than poll
 		 * (a vCPU that spins loses its host core for milliseconds).
 		 */
-		if (sim_engine_wait_due(sdev, seen))
+		if (isim_engine_wait_due(sdev, seen))
 			continue;
-		if (ktime_get_ns() - READ_ONCE(sdev->engine_worked_ns) < SIM_FAST_NS) {
-			if (sim_engine_poll()) {
+		if (ktime_get_ns() - READ_ONCE(sdev->engine_worked_ns) < ISIM_FAST_NS) {
+			if (isim_engine_poll()) {
 				cpu_relax();
 				continue;
 			}
-			sim_engine_unpoll();
+			isim_engine_unpoll();
 			/* Another thread looks all the time already. */
-			if (sim_engine_polled(sdev))
-				sim_engine_idle(sdev, seen, 1000, 2000);
+			if (isim_engine_polled(sdev))
+				isim_engine_idle(sdev, seen, 1000, 2000);
 			/* A task waits for this CPU: looks would starve it. */
 			else if (!single_task_running())
-				sim_engine_idle(sdev, seen, 100, 200);
+				isim_engine_idle(sdev, seen, 100, 200);
 			else
-				sim_engine_idle(sdev, seen, 10, 20);
+				isim_engine_idle(sdev, seen, 10, 20);
 		} else {
-			sim_engine_unpoll();
-			sim_engine_idle(sdev, seen, 1000, 2000);
+			isim_engine_unpoll();
+			isim_engine_idle(sdev, seen, 1000, 2000);
 		}
 	}
-	sim_engine_unpoll();
+	isim_engine_unpoll();
 	return 0;
 }
 
 /**
- * sim_engine_start - start the function's engine threads
+ * isim_engine_start - start the function's engine threads
  * @sdev: the simulated function
  *
  * Silicon works beside the CPUs, whatever they do: a driver busy-waiting
  * for a register (the stock driver gives a polled CQP command 10 ms, in a
  * kernel that will not preempt it) must not keep the engine from running.
- * So the engine is one thread on each CPU (up to SIM_MAX_ENGINES), taking
+ * So the engine is one thread on each CPU (up to ISIM_MAX_ENGINES), taking
  * turns at the same work.
  *
  * Return: 0 or a negative errno; nothing is left running on error.
  */
-int sim_engine_start(struct sim_dev *sdev)
+int isim_engine_start(struct isim_dev *sdev)
 {
 	unsigned int cpu, n = 0;
 	struct task_struct *t;
@@ -386,13 +386,13 @@ int sim_engine_start(struct sim_dev *sdev)
 	mutex_init(&sdev->engine_lock);
 	sdev->engine_worked_ns = ktime_get_ns();
 	for_each_online_cpu(cpu) {
-		if (n == SIM_MAX_ENGINES)
+		if (n == ISIM_MAX_ENGINES)
 			break;
 		init_completion(&sdev->engine_running);
-		t = kthread_create(sim_engine_thread, sdev, "irdma_sim%u/%u",
+		t = kthread_create(isim_engine_thread, sdev, "irdma_sim%u/%u",
 				   sdev->id, cpu);
 		if (IS_ERR(t)) {
-			sim_engine_stop(sdev);
+			isim_engine_stop(sdev);
 			return PTR_ERR(t);
 		}
 		kthread_bind(t, cpu);
@@ -413,14 +413,14 @@ int sim_engine_start(struct sim_dev *sdev)
 }
 
 /**
- * sim_engine_stop - stop the function's engine threads
+ * isim_engine_stop - stop the function's engine threads
  * @sdev: the simulated function
  */
-void sim_engine_stop(struct sim_dev *sdev)
+void isim_engine_stop(struct isim_dev *sdev)
 {
 	int i;
 
-	for (i = 0; i < SIM_MAX_ENGINES; i++) {
+	for (i = 0; i < ISIM_MAX_ENGINES; i++) {
 		struct task_struct *t = sdev->engine[i];
 
 		if (!t)

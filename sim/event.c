@@ -14,7 +14,7 @@
 #include "sim.h"
 
 /**
- * sim_event_send - deliver an event to the function's driver
+ * isim_event_send - deliver an event to the function's driver
  * @sdev: the simulated function
  * @type: enum irdma_sim_event_type bits
  * @reg: for a critical error, the OICR
@@ -22,7 +22,7 @@
  * Context: task; it waits for the handler, which may sleep a while (a
  * traffic class change suspends every QP).
  */
-void sim_event_send(struct sim_dev *sdev, unsigned long type, u32 reg)
+void isim_event_send(struct isim_dev *sdev, unsigned long type, u32 reg)
 {
 	might_sleep();
 	mutex_lock(&sdev->front_lock);
@@ -33,29 +33,29 @@ void sim_event_send(struct sim_dev *sdev, unsigned long type, u32 reg)
 	mutex_unlock(&sdev->front_lock);
 }
 
-static void sim_mtu_work(struct work_struct *work)
+static void isim_mtu_work(struct work_struct *work)
 {
-	struct sim_dev *sdev = container_of(work, struct sim_dev, mtu_work);
+	struct isim_dev *sdev = container_of(work, struct isim_dev, mtu_work);
 
-	sim_event_send(sdev, BIT(IRDMA_SIM_EVENT_AFTER_MTU), 0);
+	isim_event_send(sdev, BIT(IRDMA_SIM_EVENT_AFTER_MTU), 0);
 }
 
 /**
- * sim_event_init - a function's event machinery, before it is plugged
+ * isim_event_init - a function's event machinery, before it is plugged
  * @sdev: the simulated function
  */
-void sim_event_init(struct sim_dev *sdev)
+void isim_event_init(struct isim_dev *sdev)
 {
 	mutex_init(&sdev->front_lock);
-	INIT_WORK(&sdev->mtu_work, sim_mtu_work);
+	INIT_WORK(&sdev->mtu_work, isim_mtu_work);
 }
 
 /**
- * sim_qos_get - the port's traffic classes
+ * isim_qos_get - the port's traffic classes
  * @sdev: the simulated function
  * @qos: filled in
  */
-void sim_qos_get(struct sim_dev *sdev, struct irdma_sim_qos *qos)
+void isim_qos_get(struct isim_dev *sdev, struct irdma_sim_qos *qos)
 {
 	spin_lock(&sdev->lan.lock);
 	*qos = sdev->lan.qos;
@@ -63,7 +63,7 @@ void sim_qos_get(struct sim_dev *sdev, struct irdma_sim_qos *qos)
 }
 
 /**
- * sim_qos_set - configure the port's traffic classes, as DCB does
+ * isim_qos_set - configure the port's traffic classes, as DCB does
  * @sdev: the simulated function
  * @qos: the classes: 1 to 8 of them, every priority in one, shares
  *	adding up to 100
@@ -72,11 +72,11 @@ void sim_qos_get(struct sim_dev *sdev, struct irdma_sim_qos *qos)
  *
  * Return: 0, or -EINVAL for a configuration ice would refuse.
  */
-int sim_qos_set(struct sim_dev *sdev, const struct irdma_sim_qos *qos)
+int isim_qos_set(struct isim_dev *sdev, const struct irdma_sim_qos *qos)
 {
 	u32 i, sum = 0;
 
-	if (!qos->num_tc || qos->num_tc > SIM_LAN_MAX_TC)
+	if (!qos->num_tc || qos->num_tc > ISIM_LAN_MAX_TC)
 		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(qos->up2tc); i++)
 		if (qos->up2tc[i] >= qos->num_tc)
@@ -85,23 +85,23 @@ int sim_qos_set(struct sim_dev *sdev, const struct irdma_sim_qos *qos)
 		sum += qos->rel_bw[i];
 	if (sum != 100)
 		return -EINVAL;
-	sim_event_send(sdev, BIT(IRDMA_SIM_EVENT_BEFORE_TC), 0);
+	isim_event_send(sdev, BIT(IRDMA_SIM_EVENT_BEFORE_TC), 0);
 	spin_lock(&sdev->lan.lock);
 	sdev->lan.qos = *qos;
 	spin_unlock(&sdev->lan.lock);
-	sim_event_send(sdev, BIT(IRDMA_SIM_EVENT_AFTER_TC), 0);
+	isim_event_send(sdev, BIT(IRDMA_SIM_EVENT_AFTER_TC), 0);
 	return 0;
 }
 
 /**
- * sim_event_parse - raise an event a debugfs write names
+ * isim_event_parse - raise an event a debugfs write names
  * @sdev: the simulated function
  * @cmd: "mtu", "before-mtu", "tc-before", "tc-after", or
  *	"crit OICR [CRITERR]" (the value GLPE_CRITERR shows first)
  *
  * Return: 0, or -EINVAL for anything else.
  */
-int sim_event_parse(struct sim_dev *sdev, const char *cmd)
+int isim_event_parse(struct isim_dev *sdev, const char *cmd)
 {
 	static const char * const names[] = {
 		[IRDMA_SIM_EVENT_BEFORE_MTU] = "before-mtu",
@@ -115,13 +115,13 @@ int sim_event_parse(struct sim_dev *sdev, const char *cmd)
 	n = sscanf(cmd, "crit %i %i", &oicr, &criterr);
 	if (n >= 1) {
 		if (n == 2)
-			sim_wr32(sdev, IRDMA_GLPE_CRITERR, criterr);
-		sim_event_send(sdev, BIT(IRDMA_SIM_EVENT_CRIT_ERR), oicr);
+			isim_wr32(sdev, IRDMA_GLPE_CRITERR, criterr);
+		isim_event_send(sdev, BIT(IRDMA_SIM_EVENT_CRIT_ERR), oicr);
 		return 0;
 	}
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		if (sysfs_streq(cmd, names[i])) {
-			sim_event_send(sdev, BIT(i), 0);
+			isim_event_send(sdev, BIT(i), 0);
 			return 0;
 		}
 	}

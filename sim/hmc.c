@@ -12,11 +12,11 @@
 #include "sim.h"
 
 /**
- * struct sim_fpm_obj - what QUERY_FPM_VAL reports for one object type
+ * struct isim_fpm_obj - what QUERY_FPM_VAL reports for one object type
  * @max: most objects the function may have
  * @shift: log2 of an object's size, or for free lists the block size
  */
-struct sim_fpm_obj {
+struct isim_fpm_obj {
 	u32 max;
 	u32 shift;
 };
@@ -26,9 +26,9 @@ struct sim_fpm_obj {
  * address vectors fit in 32 segments, of which about eight are backed
  * before any PBLE is used.
  */
-static const struct sim_fpm_obj sim_fpm[IRDMA_HMC_OBJ_COUNT] = {
+static const struct isim_fpm_obj isim_fpm[IRDMA_HMC_OBJ_COUNT] = {
 	[IRDMA_HMC_QP] = { 4096, 9 },
-	[IRDMA_HMC_CQ] = { SIM_MAX_CQS, 6 },
+	[IRDMA_HMC_CQ] = { ISIM_MAX_CQS, 6 },
 	[IRDMA_HMC_HTE] = { 16384, 5 },
 	[IRDMA_HMC_ARP] = { 2048, 6 },
 	[IRDMA_HMC_MR] = { 65536, 5 },
@@ -38,66 +38,66 @@ static const struct sim_fpm_obj sim_fpm[IRDMA_HMC_OBJ_COUNT] = {
 	[IRDMA_HMC_Q1FL] = { 16384, 64 },	/* block size */
 	[IRDMA_HMC_TIMER] = { 2048, 6 },
 	[IRDMA_HMC_FSIMC] = { 4096, 6 },
-	[IRDMA_HMC_FSIAV] = { SIM_MAX_AHS, 4 },
+	[IRDMA_HMC_FSIAV] = { ISIM_MAX_AHS, 4 },
 	[IRDMA_HMC_PBLE] = { 2097152, 0 },
 	[IRDMA_HMC_HDR] = { 4096, 6 },
 };
 
 /* With the SRQ extension: 1024 SRQ contexts of 64 bytes. */
-static const struct sim_fpm_obj sim_fpm_srq = { 1024, 6 };
+static const struct isim_fpm_obj isim_fpm_srq = { 1024, 6 };
 
-static const struct sim_fpm_obj *sim_fpm_get(struct sim_dev *sdev,
-					     enum irdma_hmc_obj obj)
+static const struct isim_fpm_obj *isim_fpm_get(struct isim_dev *sdev,
+					       enum irdma_hmc_obj obj)
 {
-	static const struct sim_fpm_obj none;
+	static const struct isim_fpm_obj none;
 
 	if (obj == IRDMA_HMC_SRQ)
-		return sdev->srq ? &sim_fpm_srq : &none;
-	return &sim_fpm[obj];
+		return sdev->srq ? &isim_fpm_srq : &none;
+	return &isim_fpm[obj];
 }
 
-#define SIM_FPM_MAX_SDS		32
-#define SIM_FPM_MAX_CEQS	SIM_MAX_CEQS
-#define SIM_FPM_HT_MULTIPLIER	1
-#define SIM_FPM_TIMER_BUCKET	64
+#define ISIM_FPM_MAX_SDS		32
+#define ISIM_FPM_MAX_CEQS	ISIM_MAX_CEQS
+#define ISIM_FPM_HT_MULTIPLIER	1
+#define ISIM_FPM_TIMER_BUCKET	64
 
-static bool sim_fpm_is_free_list(enum irdma_hmc_obj obj)
+static bool isim_fpm_is_free_list(enum irdma_hmc_obj obj)
 {
 	return obj == IRDMA_HMC_XFFL || obj == IRDMA_HMC_Q1FL ||
 	       obj == IRDMA_HMC_RRFFL || obj == IRDMA_HMC_OOISCFFL;
 }
 
-static u32 sim_fpm_obj_size(struct sim_dev *sdev, enum irdma_hmc_obj obj)
+static u32 isim_fpm_obj_size(struct isim_dev *sdev, enum irdma_hmc_obj obj)
 {
-	const struct sim_fpm_obj *o = sim_fpm_get(sdev, obj);
+	const struct isim_fpm_obj *o = isim_fpm_get(sdev, obj);
 
 	if (obj == IRDMA_HMC_APBVT)
 		return IRDMA_APBVT_SIZE;
 	if (obj == IRDMA_HMC_PBLE)
 		return IRDMA_PBLE_SIZE;
-	if (sim_fpm_is_free_list(obj))
+	if (isim_fpm_is_free_list(obj))
 		return IRDMA_FL_OBJ_SIZE;
 	return o->max ? 1U << o->shift : 0;
 }
 
 /**
- * sim_hmc_query - QUERY_FPM_VAL: report object limits and sizes
+ * isim_hmc_query - QUERY_FPM_VAL: report object limits and sizes
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion
  */
-void sim_hmc_query(struct sim_dev *sdev, const __le64 *wqe,
-		   struct sim_cqp_result *res)
+void isim_hmc_query(struct isim_dev *sdev, const __le64 *wqe,
+		    struct isim_cqp_result *res)
 {
 	__le64 buf[IRDMA_FPM_BUF_SIZE / 8] = {};
 	int obj;
 
-	BUILD_BUG_ON(SIM_FIRST_SD_ODD + SIM_FPM_MAX_SDS > SIM_MAX_SDS);
-	buf[0] = cpu_to_le64(FIELD_PREP(IRDMA_QUERY_FPM_MAX_PE_SDS, SIM_FPM_MAX_SDS) |
+	BUILD_BUG_ON(ISIM_FIRST_SD_ODD + ISIM_FPM_MAX_SDS > ISIM_MAX_SDS);
+	buf[0] = cpu_to_le64(FIELD_PREP(IRDMA_QUERY_FPM_MAX_PE_SDS, ISIM_FPM_MAX_SDS) |
 			     FIELD_PREP(IRDMA_QUERY_FPM_FIRST_PE_SD_INDEX,
 					sdev->first_sd));
 	for (obj = 0; obj < IRDMA_HMC_OBJ_COUNT; obj++) {
-		const struct sim_fpm_obj *o = sim_fpm_get(sdev, obj);
+		const struct isim_fpm_obj *o = isim_fpm_get(sdev, obj);
 
 		if (obj == IRDMA_HMC_APBVT)
 			continue;
@@ -106,18 +106,18 @@ void sim_hmc_query(struct sim_dev *sdev, const __le64 *wqe,
 				    FIELD_PREP(IRDMA_QUERY_FPM_SIZE_SHIFT, o->shift));
 	}
 	buf[IRDMA_QUERY_FPM_MISC_QWORD] =
-		cpu_to_le64(FIELD_PREP(IRDMA_QUERY_FPM_MAX_CEQS, SIM_FPM_MAX_CEQS) |
+		cpu_to_le64(FIELD_PREP(IRDMA_QUERY_FPM_MAX_CEQS, ISIM_FPM_MAX_CEQS) |
 			    FIELD_PREP(IRDMA_QUERY_FPM_HTMULTIPLIER,
-				       SIM_FPM_HT_MULTIPLIER) |
+				       ISIM_FPM_HT_MULTIPLIER) |
 			    FIELD_PREP(IRDMA_QUERY_FPM_TIMERBUCKET,
-				       SIM_FPM_TIMER_BUCKET));
+				       ISIM_FPM_TIMER_BUCKET));
 
-	if (sim_dma_write(sdev, le64_to_cpu(wqe[4]), buf, sizeof(buf)))
-		sim_fail(res, SIM_MIN_DMA_FAULT);
+	if (isim_dma_write(sdev, le64_to_cpu(wqe[4]), buf, sizeof(buf)))
+		isim_fail(res, ISIM_MIN_DMA_FAULT);
 }
 
 /**
- * sim_hmc_commit - COMMIT_FPM_VAL: place the committed objects
+ * isim_hmc_commit - COMMIT_FPM_VAL: place the committed objects
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion
@@ -127,17 +127,17 @@ void sim_hmc_query(struct sim_dev *sdev, const __le64 *wqe,
  * takes one object. The bases are written back, in 512-byte units, beside
  * the counts.
  */
-void sim_hmc_commit(struct sim_dev *sdev, const __le64 *wqe,
-		    struct sim_cqp_result *res)
+void isim_hmc_commit(struct isim_dev *sdev, const __le64 *wqe,
+		     struct isim_cqp_result *res)
 {
 	__le64 buf[IRDMA_FPM_BUF_SIZE / 8];
-	struct sim_hmc *hmc = &sdev->hmc;
+	struct isim_hmc *hmc = &sdev->hmc;
 	u64 addr = le64_to_cpu(wqe[4]);
 	u64 next = (u64)sdev->first_sd * IRDMA_HMC_SD_SIZE;
 	int obj;
 
-	if (sim_dma_read(sdev, addr, buf, sizeof(buf)))
-		return sim_fail(res, SIM_MIN_DMA_FAULT);
+	if (isim_dma_read(sdev, addr, buf, sizeof(buf)))
+		return isim_fail(res, ISIM_MIN_DMA_FAULT);
 
 	for (obj = 0; obj < IRDMA_HMC_OBJ_COUNT; obj++) {
 		u64 q = le64_to_cpu(buf[irdma_fpm_commit_qword(obj)]);
@@ -152,89 +152,89 @@ void sim_hmc_commit(struct sim_dev *sdev, const __le64 *wqe,
 		else
 			cnt = FIELD_GET(IRDMA_COMMIT_FPM_COUNT, q);
 
-		hmc->size[obj] = sim_fpm_obj_size(sdev, obj);
+		hmc->size[obj] = isim_fpm_obj_size(sdev, obj);
 		if (cnt && !hmc->size[obj])
-			return sim_fail(res, SIM_MIN_BAD_PARAM);
+			return isim_fail(res, ISIM_MIN_BAD_PARAM);
 		hmc->cnt[obj] = cnt;
 		hmc->base[obj] = next;
 		next = ALIGN(next + (u64)cnt * hmc->size[obj], IRDMA_FPM_BASE_UNIT);
 	}
-	if (next > (u64)(sdev->first_sd + SIM_FPM_MAX_SDS) * IRDMA_HMC_SD_SIZE)
-		return sim_fail(res, SIM_MIN_NO_SPACE);
+	if (next > (u64)(sdev->first_sd + ISIM_FPM_MAX_SDS) * IRDMA_HMC_SD_SIZE)
+		return isim_fail(res, ISIM_MIN_NO_SPACE);
 
 	for (obj = 0; obj < IRDMA_HMC_OBJ_COUNT; obj++)
 		buf[irdma_fpm_commit_qword(obj)] =
 			cpu_to_le64(FIELD_PREP(IRDMA_COMMIT_FPM_COUNT, hmc->cnt[obj]) |
 				       FIELD_PREP(IRDMA_COMMIT_FPM_BASE,
 						  hmc->base[obj] / IRDMA_FPM_BASE_UNIT));
-	sim_ahs_clear(sdev);
-	if (sim_dma_write(sdev, addr, buf, sizeof(buf)))
-		return sim_fail(res, SIM_MIN_DMA_FAULT);
+	isim_ahs_clear(sdev);
+	if (isim_dma_write(sdev, addr, buf, sizeof(buf)))
+		return isim_fail(res, ISIM_MIN_DMA_FAULT);
 	hmc->committed = true;
 }
 
-static int sim_hmc_set_sd(struct sim_dev *sdev, u64 cmd, u64 data)
+static int isim_hmc_set_sd(struct isim_dev *sdev, u64 cmd, u64 data)
 {
 	u32 idx = FIELD_GET(IRDMA_SD_CMD_IDX, cmd);
 
 	if (!(cmd & IRDMA_SD_CMD_WRITE))
 		return 0;
-	if (idx < sdev->first_sd || idx >= sdev->first_sd + SIM_FPM_MAX_SDS)
+	if (idx < sdev->first_sd || idx >= sdev->first_sd + ISIM_FPM_MAX_SDS)
 		return -EINVAL;
 	sdev->hmc.sd[idx] = data;
 	return 0;
 }
 
 /**
- * sim_hmc_update_sds - UPDATE_PE_SDS: program segment descriptors
+ * isim_hmc_update_sds - UPDATE_PE_SDS: program segment descriptors
  * @sdev: the simulated function
  * @wqe: the command: up to three entries inline, more in a buffer
  * @res: its completion
  */
-void sim_hmc_update_sds(struct sim_dev *sdev, const __le64 *wqe,
-			struct sim_cqp_result *res)
+void isim_hmc_update_sds(struct isim_dev *sdev, const __le64 *wqe,
+			 struct isim_cqp_result *res)
 {
 	u32 extra = FIELD_GET(IRDMA_CQPSQ_UPESD_ENTRY_COUNT, le64_to_cpu(wqe[3]));
 	__le64 buf[IRDMA_UPESD_BUF_SIZE / 8];
 	int err, i;
 
-	err = sim_hmc_set_sd(sdev, le64_to_cpu(wqe[0]), le64_to_cpu(wqe[1]));
+	err = isim_hmc_set_sd(sdev, le64_to_cpu(wqe[0]), le64_to_cpu(wqe[1]));
 	for (i = 4; i <= 6 && !err; i += 2) {
 		u64 cmd = le64_to_cpu(wqe[i]);
 
 		if (cmd & IRDMA_CQPSQ_UPESD_ENTRY_VALID)
-			err = sim_hmc_set_sd(sdev, cmd & IRDMA_CQPSQ_UPESD_SDCMD,
-					     le64_to_cpu(wqe[i + 1]));
+			err = isim_hmc_set_sd(sdev, cmd & IRDMA_CQPSQ_UPESD_SDCMD,
+					      le64_to_cpu(wqe[i + 1]));
 	}
 	if (!err && extra) {
 		if (extra > ARRAY_SIZE(buf) / 2)
-			return sim_fail(res, SIM_MIN_BAD_PARAM);
-		if (sim_dma_read(sdev, le64_to_cpu(wqe[2]) & ~(u64)0x7f, buf,
-				 extra * 16))
-			return sim_fail(res, SIM_MIN_DMA_FAULT);
+			return isim_fail(res, ISIM_MIN_BAD_PARAM);
+		if (isim_dma_read(sdev, le64_to_cpu(wqe[2]) & ~(u64)0x7f, buf,
+				  extra * 16))
+			return isim_fail(res, ISIM_MIN_DMA_FAULT);
 		for (i = 0; i < extra && !err; i++)
-			err = sim_hmc_set_sd(sdev, le64_to_cpu(buf[2 * i]),
-					     le64_to_cpu(buf[2 * i + 1]));
+			err = isim_hmc_set_sd(sdev, le64_to_cpu(buf[2 * i]),
+					      le64_to_cpu(buf[2 * i + 1]));
 	}
 	if (err)
-		sim_fail(res, SIM_MIN_BAD_PARAM);
+		isim_fail(res, ISIM_MIN_BAD_PARAM);
 }
 
 /**
- * sim_hmc_manage_arp - MANAGE_ARP: add or remove an ARP table entry
+ * isim_hmc_manage_arp - MANAGE_ARP: add or remove an ARP table entry
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion
  */
-void sim_hmc_manage_arp(struct sim_dev *sdev, const __le64 *wqe,
-			struct sim_cqp_result *res)
+void isim_hmc_manage_arp(struct isim_dev *sdev, const __le64 *wqe,
+			 struct isim_cqp_result *res)
 {
 	u64 hdr = le64_to_cpu(wqe[3]);
 	u32 idx = FIELD_GET(IRDMA_CQPSQ_ARP_INDEX, hdr);
-	struct sim_hmc *hmc = &sdev->hmc;
+	struct isim_hmc *hmc = &sdev->hmc;
 
-	if (!hmc->committed || idx >= min_t(u32, hmc->cnt[IRDMA_HMC_ARP], SIM_MAX_ARPS))
-		return sim_fail(res, SIM_MIN_BAD_PARAM);
+	if (!hmc->committed || idx >= min_t(u32, hmc->cnt[IRDMA_HMC_ARP], ISIM_MAX_ARPS))
+		return isim_fail(res, ISIM_MIN_BAD_PARAM);
 	if (hdr & IRDMA_CQPSQ_ARP_QUERY)
 		return;
 	if (hdr & IRDMA_CQPSQ_ARP_ENTRYVALID) {
@@ -246,7 +246,7 @@ void sim_hmc_manage_arp(struct sim_dev *sdev, const __le64 *wqe,
 }
 
 /**
- * sim_hmc_fpm_to_pa - where in host memory a byte of the FPM space lives
+ * isim_hmc_fpm_to_pa - where in host memory a byte of the FPM space lives
  * @sdev: the simulated function
  * @fpm: the FPM address
  * @pa: returns the host DMA address
@@ -254,13 +254,13 @@ void sim_hmc_manage_arp(struct sim_dev *sdev, const __le64 *wqe,
  *
  * Return: 0, or -EFAULT if no valid segment (or page) backs @fpm.
  */
-int sim_hmc_fpm_to_pa(struct sim_dev *sdev, u64 fpm, u64 *pa, u32 *contig)
+int isim_hmc_fpm_to_pa(struct isim_dev *sdev, u64 fpm, u64 *pa, u32 *contig)
 {
 	u64 sd_idx = fpm / IRDMA_HMC_SD_SIZE;
 	u64 off = fpm % IRDMA_HMC_SD_SIZE;
 	u64 sd, pd;
 
-	if (sd_idx < sdev->first_sd || sd_idx >= sdev->first_sd + SIM_FPM_MAX_SDS)
+	if (sd_idx < sdev->first_sd || sd_idx >= sdev->first_sd + ISIM_FPM_MAX_SDS)
 		return -EFAULT;
 	sd = sdev->hmc.sd[sd_idx];
 	if (!(sd & IRDMA_SD_DATA_VALID))
@@ -271,7 +271,7 @@ int sim_hmc_fpm_to_pa(struct sim_dev *sdev, u64 fpm, u64 *pa, u32 *contig)
 		return 0;
 	}
 	/* Paged: a page of page descriptors, one per 4 KiB of the segment. */
-	if (sim_dma_read_qword(sdev, (sd & IRDMA_SD_DATA_ADDR) +
+	if (isim_dma_read_qword(sdev, (sd & IRDMA_SD_DATA_ADDR) +
 			       (off / IRDMA_HMC_PD_SIZE) * 8, &pd) ||
 	    !(pd & IRDMA_PD_VALID))
 		return -EFAULT;
@@ -281,29 +281,29 @@ int sim_hmc_fpm_to_pa(struct sim_dev *sdev, u64 fpm, u64 *pa, u32 *contig)
 }
 
 /**
- * sim_hmc_read_pble - read one PBLE from the function's PBLE object
+ * isim_hmc_read_pble - read one PBLE from the function's PBLE object
  * @sdev: the simulated function
  * @idx: the PBLE's index in the object
  * @val: returns its value
  *
  * Return: 0, or -EFAULT if the index is out of range or not backed.
  */
-int sim_hmc_read_pble(struct sim_dev *sdev, u64 idx, u64 *val)
+int isim_hmc_read_pble(struct isim_dev *sdev, u64 idx, u64 *val)
 {
-	struct sim_hmc *hmc = &sdev->hmc;
+	struct isim_hmc *hmc = &sdev->hmc;
 	u32 contig;
 	u64 pa;
 
 	if (!hmc->committed || idx >= hmc->cnt[IRDMA_HMC_PBLE])
 		return -EFAULT;
-	if (sim_hmc_fpm_to_pa(sdev, hmc->base[IRDMA_HMC_PBLE] +
+	if (isim_hmc_fpm_to_pa(sdev, hmc->base[IRDMA_HMC_PBLE] +
 			      idx * IRDMA_PBLE_SIZE, &pa, &contig))
 		return -EFAULT;
-	return sim_dma_read_qword(sdev, pa, val);
+	return isim_dma_read_qword(sdev, pa, val);
 }
 
 /**
- * sim_ring_pa - the host address of a byte of a queue's ring
+ * isim_ring_pa - the host address of a byte of a queue's ring
  * @sdev: the simulated function
  * @ring: the ring
  * @off: the byte's offset in the ring
@@ -311,8 +311,8 @@ int sim_hmc_read_pble(struct sim_dev *sdev, u64 idx, u64 *val)
  *
  * Return: 0, or -EFAULT if a PBLE on the way is not there.
  */
-int sim_ring_pa(struct sim_dev *sdev, const struct sim_ring *ring, u64 off,
-		u64 *pa)
+int isim_ring_pa(struct isim_dev *sdev, const struct isim_ring *ring, u64 off,
+		 u64 *pa)
 {
 	u64 page = off / IRDMA_HMC_PD_SIZE, idx = ring->base + page, leaf;
 
@@ -321,11 +321,11 @@ int sim_ring_pa(struct sim_dev *sdev, const struct sim_ring *ring, u64 off,
 		return 0;
 	}
 	if (ring->levels > 1) {
-		if (sim_hmc_read_pble(sdev, ring->base + page / 512, &leaf))
+		if (isim_hmc_read_pble(sdev, ring->base + page / 512, &leaf))
 			return -EFAULT;
 		idx = leaf + page % 512;
 	}
-	if (sim_hmc_read_pble(sdev, idx, pa))
+	if (isim_hmc_read_pble(sdev, idx, pa))
 		return -EFAULT;
 	*pa += off % IRDMA_HMC_PD_SIZE;
 	return 0;

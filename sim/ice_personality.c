@@ -23,17 +23,17 @@
 #include "ice.h"
 #include "irdma_sim.h"
 
-#define SIM_ICE_FIRST_ID	IRDMA_SIM_NATIVE_IDS
-#define SIM_ICE_LAST_ID		63
+#define ISIM_ICE_FIRST_ID	IRDMA_SIM_NATIVE_IDS
+#define ISIM_ICE_LAST_ID		63
 
 static bool iwarp;
 module_param(iwarp, bool, 0444);
 MODULE_PARM_DESC(iwarp, "Present the functions as iWARP (default RoCEv2)");
 
-static DEFINE_IDA(sim_ice_ids);
+static DEFINE_IDA(isim_ice_ids);
 
 /**
- * struct sim_ice_fn - one simulated function presented as ice's
+ * struct isim_ice_fn - one simulated function presented as ice's
  * @pf: what irdma takes for ice's PF
  * @pdev: the stand-in PCI function
  * @bar: its BAR0, the simulated register window
@@ -46,7 +46,7 @@ static DEFINE_IDA(sim_ice_ids);
  * @orig_device: its own PCI device id
  * @orig_revision: its own revision
  */
-struct sim_ice_fn {
+struct isim_ice_fn {
 	struct ice_pf pf;
 	struct pci_dev *pdev;
 	void __iomem *bar;
@@ -60,9 +60,9 @@ struct sim_ice_fn {
 	u8 orig_revision;
 };
 
-static struct sim_ice_fn *sim_ice_from_pf(struct ice_pf *pf)
+static struct isim_ice_fn *isim_ice_from_pf(struct ice_pf *pf)
 {
-	return container_of(pf, struct sim_ice_fn, pf);
+	return container_of(pf, struct isim_ice_fn, pf);
 }
 
 /**
@@ -83,13 +83,13 @@ int ice_add_rdma_qset(struct ice_pf *pf, struct iidc_rdma_qset_params *qset)
 
 	if (!pf || !qset)
 		return -EINVAL;
-	err = irdma_sim_qset_add(sim_ice_from_pf(pf)->sim, qset->qs_handle,
+	err = irdma_sim_qset_add(isim_ice_from_pf(pf)->sim, qset->qs_handle,
 				 qset->tc, &teid);
 	if (err)	/* a class not enabled, or no scheduler room: as ice */
 		err = -EINVAL;
 	else
 		qset->teid = teid;
-	irdma_sim_trace_ice(sim_ice_from_pf(pf)->id, __func__, qset->qs_handle,
+	irdma_sim_trace_ice(isim_ice_from_pf(pf)->id, __func__, qset->qs_handle,
 			    qset->tc, qset->vport_id, err);
 	return err;
 }
@@ -111,12 +111,12 @@ int ice_del_rdma_qset(struct ice_pf *pf, struct iidc_rdma_qset_params *qset)
 
 	if (!pf || !qset)
 		return -EINVAL;
-	err = qset->vport_id == sim_ice_from_pf(pf)->vsi.vsi_num ? 0 : -EINVAL;
-	irdma_sim_trace_ice(sim_ice_from_pf(pf)->id, __func__, qset->qs_handle,
+	err = qset->vport_id == isim_ice_from_pf(pf)->vsi.vsi_num ? 0 : -EINVAL;
+	irdma_sim_trace_ice(isim_ice_from_pf(pf)->id, __func__, qset->qs_handle,
 			    qset->tc, qset->vport_id, err);
 	if (err)
 		return err;
-	irdma_sim_qset_del(sim_ice_from_pf(pf)->sim, qset->teid);
+	irdma_sim_qset_del(isim_ice_from_pf(pf)->sim, qset->teid);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ice_del_rdma_qset);
@@ -135,9 +135,9 @@ int ice_rdma_request_reset(struct ice_pf *pf, enum iidc_reset_type reset_type)
 {
 	if (!pf || reset_type > IIDC_GLOBR)
 		return -EINVAL;
-	irdma_sim_trace_ice(sim_ice_from_pf(pf)->id, __func__, reset_type, 0, 0,
+	irdma_sim_trace_ice(isim_ice_from_pf(pf)->id, __func__, reset_type, 0, 0,
 			    0);
-	irdma_sim_request_reset(sim_ice_from_pf(pf)->sim);
+	irdma_sim_request_reset(isim_ice_from_pf(pf)->sim);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ice_rdma_request_reset);
@@ -156,12 +156,12 @@ int ice_rdma_update_vsi_filter(struct ice_pf *pf, u16 vsi_id, bool enable)
 
 	if (!pf)
 		return -EINVAL;
-	err = vsi_id == sim_ice_from_pf(pf)->vsi.vsi_num ? 0 : -EINVAL;
-	irdma_sim_trace_ice(sim_ice_from_pf(pf)->id, __func__, vsi_id, enable, 0,
+	err = vsi_id == isim_ice_from_pf(pf)->vsi.vsi_num ? 0 : -EINVAL;
+	irdma_sim_trace_ice(isim_ice_from_pf(pf)->id, __func__, vsi_id, enable, 0,
 			    err);
 	if (err)
 		return err;
-	irdma_sim_rdma_filter(sim_ice_from_pf(pf)->sim, enable);
+	irdma_sim_rdma_filter(isim_ice_from_pf(pf)->sim, enable);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ice_rdma_update_vsi_filter);
@@ -176,19 +176,19 @@ void ice_get_qos_params(struct ice_pf *pf, struct iidc_qos_params *qos)
 	struct irdma_sim_qos q;
 	int i;
 
-	irdma_sim_get_qos(sim_ice_from_pf(pf)->sim, &q);
+	irdma_sim_get_qos(isim_ice_from_pf(pf)->sim, &q);
 	memset(qos, 0, sizeof(*qos));
 	qos->num_tc = q.num_tc;
 	for (i = 0; i < IIDC_MAX_USER_PRIORITY; i++) {
 		qos->up2tc[i] = q.up2tc[i];
 		qos->tc_info[i].rel_bw = q.rel_bw[i];
 	}
-	irdma_sim_trace_ice(sim_ice_from_pf(pf)->id, __func__, q.num_tc, 0, 0,
+	irdma_sim_trace_ice(isim_ice_from_pf(pf)->id, __func__, q.num_tc, 0, 0,
 			    0);
 }
 EXPORT_SYMBOL_GPL(ice_get_qos_params);
 
-static void sim_ice_adev_release(struct device *dev)
+static void isim_ice_adev_release(struct device *dev)
 {
 	struct auxiliary_device *adev = to_auxiliary_dev(dev);
 
@@ -196,9 +196,9 @@ static void sim_ice_adev_release(struct device *dev)
 }
 
 /* Present the function: fill ice's PF and plug "ice.roce.N". */
-static int sim_ice_plug(void *priv, const struct irdma_sim_res *res)
+static int isim_ice_plug(void *priv, const struct irdma_sim_res *res)
 {
-	struct sim_ice_fn *f = priv;
+	struct isim_ice_fn *f = priv;
 	struct iidc_auxiliary_dev *iadev;
 	struct ice_pf *pf = &f->pf;
 	int err;
@@ -230,7 +230,7 @@ static int sim_ice_plug(void *priv, const struct irdma_sim_res *res)
 	iadev->adev.name = res->roce ? "roce" : "iwarp";
 	iadev->adev.id = res->id;
 	iadev->adev.dev.parent = &f->pdev->dev;
-	iadev->adev.dev.release = sim_ice_adev_release;
+	iadev->adev.dev.release = isim_ice_adev_release;
 	err = auxiliary_device_init(&iadev->adev);
 	if (err) {
 		kfree(iadev);
@@ -249,9 +249,9 @@ static int sim_ice_plug(void *priv, const struct irdma_sim_res *res)
 	return 0;
 }
 
-static void sim_ice_unplug(void *priv)
+static void isim_ice_unplug(void *priv)
 {
-	struct sim_ice_fn *f = priv;
+	struct isim_ice_fn *f = priv;
 
 	/* As ice: no event finds the device once it starts to go. */
 	mutex_lock(&f->pf.adev_mutex);
@@ -267,9 +267,9 @@ static void sim_ice_unplug(void *priv)
  * and the device's lock, to the iidc_auxiliary_drv bound, if it has a
  * handler.
  */
-static void sim_ice_event(void *priv, unsigned long type, u32 reg)
+static void isim_ice_event(void *priv, unsigned long type, u32 reg)
 {
-	struct sim_ice_fn *f = priv;
+	struct isim_ice_fn *f = priv;
 	struct ice_pf *pf = &f->pf;
 	struct iidc_auxiliary_drv *drv;
 	struct iidc_event *event;
@@ -298,15 +298,15 @@ static void sim_ice_event(void *priv, unsigned long type, u32 reg)
 	kfree(event);
 }
 
-static const struct irdma_sim_front sim_ice_front = {
-	.plug = sim_ice_plug,
-	.unplug = sim_ice_unplug,
-	.event = sim_ice_event,
+static const struct irdma_sim_front isim_ice_front = {
+	.plug = isim_ice_plug,
+	.unplug = isim_ice_unplug,
+	.event = isim_ice_event,
 };
 
-static int sim_ice_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
+static int isim_ice_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 {
-	struct sim_ice_fn *f;
+	struct isim_ice_fn *f;
 	int err, id;
 
 	if (pci_resource_len(pdev, 0) < IRDMA_SIM_BAR_SIZE)
@@ -341,7 +341,7 @@ static int sim_ice_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	pdev->device = IRDMA_SIM_DEVICE_ID;
 	pdev->revision = IRDMA_SIM_REVISION;
 
-	id = ida_alloc_range(&sim_ice_ids, SIM_ICE_FIRST_ID, SIM_ICE_LAST_ID,
+	id = ida_alloc_range(&isim_ice_ids, ISIM_ICE_FIRST_ID, ISIM_ICE_LAST_ID,
 			     GFP_KERNEL);
 	if (id < 0) {
 		err = id;
@@ -350,14 +350,14 @@ static int sim_ice_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	f->id = id;
 	pci_set_drvdata(pdev, f);
 
-	err = irdma_sim_add_fronted(id, !iwarp, f->bar, &sim_ice_front, f);
+	err = irdma_sim_add_fronted(id, !iwarp, f->bar, &isim_ice_front, f);
 	if (err)
 		goto err_id;
 	dev_info(&pdev->dev, "simulated E810 function %u presented as ice\n", id);
 	return 0;
 
 err_id:
-	ida_free(&sim_ice_ids, id);
+	ida_free(&isim_ice_ids, id);
 err_ident:
 	pdev->vendor = f->orig_vendor;
 	pdev->device = f->orig_device;
@@ -373,12 +373,12 @@ err_free:
 	return err;
 }
 
-static void sim_ice_remove(struct pci_dev *pdev)
+static void isim_ice_remove(struct pci_dev *pdev)
 {
-	struct sim_ice_fn *f = pci_get_drvdata(pdev);
+	struct isim_ice_fn *f = pci_get_drvdata(pdev);
 
 	irdma_sim_del(f->id);
-	ida_free(&sim_ice_ids, f->id);
+	ida_free(&isim_ice_ids, f->id);
 	pdev->vendor = f->orig_vendor;
 	pdev->device = f->orig_device;
 	pdev->revision = f->orig_revision;
@@ -389,20 +389,20 @@ static void sim_ice_remove(struct pci_dev *pdev)
 }
 
 /* QEMU's secondary-vga: the test VM's stand-in PCI functions. */
-static const struct pci_device_id sim_ice_pci_ids[] = {
+static const struct pci_device_id isim_ice_pci_ids[] = {
 	{ PCI_DEVICE_SUB(0x1234, 0x1111, PCI_ANY_ID, PCI_ANY_ID),
 	  .class = PCI_CLASS_DISPLAY_OTHER << 8, .class_mask = 0xffff00 },
 	{}
 };
-MODULE_DEVICE_TABLE(pci, sim_ice_pci_ids);
+MODULE_DEVICE_TABLE(pci, isim_ice_pci_ids);
 
-static struct pci_driver sim_ice_pci_driver = {
+static struct pci_driver isim_ice_pci_driver = {
 	.name = KBUILD_MODNAME,
-	.id_table = sim_ice_pci_ids,
-	.probe = sim_ice_probe,
-	.remove = sim_ice_remove,
+	.id_table = isim_ice_pci_ids,
+	.probe = isim_ice_probe,
+	.remove = isim_ice_remove,
 };
-module_pci_driver(sim_ice_pci_driver);
+module_pci_driver(isim_ice_pci_driver);
 
 MODULE_DESCRIPTION("irdma_sim presented as the ice driver's RDMA function");
 MODULE_LICENSE("Dual BSD/GPL");

@@ -19,36 +19,36 @@
 #include "sim.h"
 
 /* The irq_work: each vector raised since it last ran, as a hard interrupt. */
-static void sim_irq_deliver(struct irq_work *work)
+static void isim_irq_deliver(struct irq_work *work)
 {
-	struct sim_dev *sdev = container_of(work, struct sim_dev, irq_work);
+	struct isim_dev *sdev = container_of(work, struct isim_dev, irq_work);
 	unsigned long pending;
 	unsigned int i;
 
 	while ((pending = xchg(&sdev->irq_pending, 0)))
-		for_each_set_bit(i, &pending, SIM_MSIX_COUNT)
+		for_each_set_bit(i, &pending, ISIM_MSIX_COUNT)
 			generic_handle_irq(sdev->msix[i].vector);
 }
 
 /**
- * sim_irqs_alloc - allocate the function's interrupt vectors
+ * isim_irqs_alloc - allocate the function's interrupt vectors
  * @sdev: the simulated function
  *
  * Return: 0 or a negative errno.
  */
-int sim_irqs_alloc(struct sim_dev *sdev)
+int isim_irqs_alloc(struct isim_dev *sdev)
 {
 	int base, i;
 
-	BUILD_BUG_ON(SIM_MSIX_COUNT > BITS_PER_LONG);
-	init_irq_work(&sdev->irq_work, sim_irq_deliver);
+	BUILD_BUG_ON(ISIM_MSIX_COUNT > BITS_PER_LONG);
+	init_irq_work(&sdev->irq_work, isim_irq_deliver);
 
-	base = irq_alloc_descs(-1, 0, SIM_MSIX_COUNT, NUMA_NO_NODE);
+	base = irq_alloc_descs(-1, 0, ISIM_MSIX_COUNT, NUMA_NO_NODE);
 	if (base < 0)
 		return base;
 
 	sdev->irq_base = base;
-	for (i = 0; i < SIM_MSIX_COUNT; i++) {
+	for (i = 0; i < ISIM_MSIX_COUNT; i++) {
 		irq_set_chip_and_handler(base + i, &dummy_irq_chip,
 					 handle_simple_irq);
 		irq_modify_status(base + i, IRQ_NOREQUEST | IRQ_NOAUTOEN,
@@ -60,30 +60,30 @@ int sim_irqs_alloc(struct sim_dev *sdev)
 }
 
 /**
- * sim_irqs_free - release the function's interrupt vectors
+ * isim_irqs_free - release the function's interrupt vectors
  * @sdev: the simulated function; no vector may still be requested
  */
-void sim_irqs_free(struct sim_dev *sdev)
+void isim_irqs_free(struct isim_dev *sdev)
 {
 	int i;
 
 	irq_work_sync(&sdev->irq_work);
 
-	for (i = 0; i < SIM_MSIX_COUNT; i++)
+	for (i = 0; i < ISIM_MSIX_COUNT; i++)
 		irq_set_chip_and_handler(sdev->irq_base + i, NULL, NULL);
-	irq_free_descs(sdev->irq_base, SIM_MSIX_COUNT);
+	irq_free_descs(sdev->irq_base, ISIM_MSIX_COUNT);
 }
 
 /**
- * sim_irq_raise - deliver an interrupt on one of the function's vectors
+ * isim_irq_raise - deliver an interrupt on one of the function's vectors
  * @sdev: the simulated function
  * @vector: index into the MSI-X table
  *
  * Context: any; the interrupt comes as soon as this CPU takes interrupts.
  */
-void sim_irq_raise(struct sim_dev *sdev, unsigned int vector)
+void isim_irq_raise(struct isim_dev *sdev, unsigned int vector)
 {
-	if (vector >= SIM_MSIX_COUNT)
+	if (vector >= ISIM_MSIX_COUNT)
 		return;
 	set_bit(vector, &sdev->irq_pending);
 	irq_work_queue(&sdev->irq_work);

@@ -19,34 +19,34 @@
 #include "sim.h"
 
 /* TEIDs the simulated firmware gives scheduler nodes: any 32-bit value. */
-#define SIM_QSET_TEID_BASE	0x0c000200
+#define ISIM_QSET_TEID_BASE	0x0c000200
 
 /**
- * sim_qset_add - attach a queue set to the transmit scheduler
+ * isim_qset_add - attach a queue set to the transmit scheduler
  * @sdev: the simulated function
  * @qs_handle: the queue set, as WORK_SCHED_NODE returned it
  * @tc: its traffic class, one the port has enabled
- * @teid: the scheduler node's id, for sim_qset_del()
+ * @teid: the scheduler node's id, for isim_qset_del()
  *
  * Return: 0; -EINVAL for a traffic class the port has not enabled or a
  * handle out of range, -ENOSPC when every slot is taken.
  */
-int sim_qset_add(struct sim_dev *sdev, u16 qs_handle, u8 tc, u32 *teid)
+int isim_qset_add(struct isim_dev *sdev, u16 qs_handle, u8 tc, u32 *teid)
 {
-	struct sim_lan *lan = &sdev->lan;
+	struct isim_lan *lan = &sdev->lan;
 	int i, err = -ENOSPC;
 
-	if (qs_handle >= SIM_QSET_HANDLES)
+	if (qs_handle >= ISIM_QSET_HANDLES)
 		return -EINVAL;
 	spin_lock(&lan->lock);
 	if (tc >= lan->qos.num_tc) {
 		spin_unlock(&lan->lock);
 		return -EINVAL;
 	}
-	for (i = 0; i < SIM_MAX_QSETS; i++) {
+	for (i = 0; i < ISIM_MAX_QSETS; i++) {
 		if (lan->qset[i].teid)
 			continue;
-		lan->qset[i].teid = SIM_QSET_TEID_BASE + lan->teids++;
+		lan->qset[i].teid = ISIM_QSET_TEID_BASE + lan->teids++;
 		lan->qset[i].qs_handle = qs_handle;
 		lan->qset[i].tc = tc;
 		*teid = lan->qset[i].teid;
@@ -59,36 +59,36 @@ int sim_qset_add(struct sim_dev *sdev, u16 qs_handle, u8 tc, u32 *teid)
 }
 
 /* Is a queue set with @qs_handle attached? (lock held) */
-static bool sim_qset_attached(struct sim_lan *lan, u16 qs_handle)
+static bool isim_qset_attached(struct isim_lan *lan, u16 qs_handle)
 {
 	int i;
 
-	for (i = 0; i < SIM_MAX_QSETS; i++)
+	for (i = 0; i < ISIM_MAX_QSETS; i++)
 		if (lan->qset[i].teid && lan->qset[i].qs_handle == qs_handle)
 			return true;
 	return false;
 }
 
 /**
- * sim_qset_del - detach the queue set of a scheduler node
+ * isim_qset_del - detach the queue set of a scheduler node
  * @sdev: the simulated function
- * @teid: the node, as sim_qset_add() gave it
+ * @teid: the node, as isim_qset_add() gave it
  *
  * A TEID that names no node is ignored, as ice ignores it.
  */
-void sim_qset_del(struct sim_dev *sdev, u32 teid)
+void isim_qset_del(struct isim_dev *sdev, u32 teid)
 {
-	struct sim_lan *lan = &sdev->lan;
+	struct isim_lan *lan = &sdev->lan;
 	int i;
 
 	if (!teid)
 		return;
 	spin_lock(&lan->lock);
-	for (i = 0; i < SIM_MAX_QSETS; i++) {
+	for (i = 0; i < ISIM_MAX_QSETS; i++) {
 		if (lan->qset[i].teid != teid)
 			continue;
 		lan->qset[i].teid = 0;
-		if (!sim_qset_attached(lan, lan->qset[i].qs_handle))
+		if (!isim_qset_attached(lan, lan->qset[i].qs_handle))
 			clear_bit(lan->qset[i].qs_handle, lan->live);
 		break;
 	}
@@ -96,31 +96,31 @@ void sim_qset_del(struct sim_dev *sdev, u32 teid)
 }
 
 /**
- * sim_qset_live - may an SQ of this queue set transmit?
+ * isim_qset_live - may an SQ of this queue set transmit?
  * @sdev: the simulated function
  * @qs_handle: the queue set a QP context names
  *
  * Return: true if the LAN side attached it.
  */
-bool sim_qset_live(struct sim_dev *sdev, u16 qs_handle)
+bool isim_qset_live(struct isim_dev *sdev, u16 qs_handle)
 {
-	return qs_handle < SIM_QSET_HANDLES && test_bit(qs_handle, sdev->lan.live);
+	return qs_handle < ISIM_QSET_HANDLES && test_bit(qs_handle, sdev->lan.live);
 }
 
 /**
- * sim_lan_count - queue sets attached, and the RDMA filter
+ * isim_lan_count - queue sets attached, and the RDMA filter
  * @sdev: the simulated function
  * @filter: set to the filter's state
  *
  * Return: the number of queue sets attached.
  */
-int sim_lan_count(struct sim_dev *sdev, bool *filter)
+int isim_lan_count(struct isim_dev *sdev, bool *filter)
 {
-	struct sim_lan *lan = &sdev->lan;
+	struct isim_lan *lan = &sdev->lan;
 	int i, n = 0;
 
 	spin_lock(&lan->lock);
-	for (i = 0; i < SIM_MAX_QSETS; i++)
+	for (i = 0; i < ISIM_MAX_QSETS; i++)
 		n += !!lan->qset[i].teid;
 	spin_unlock(&lan->lock);
 	*filter = READ_ONCE(lan->rdma_filter);
@@ -128,28 +128,28 @@ int sim_lan_count(struct sim_dev *sdev, bool *filter)
 }
 
 /**
- * sim_lan_reset - what a function reset leaves: no queue set, no filter
+ * isim_lan_reset - what a function reset leaves: no queue set, no filter
  * @sdev: the simulated function
  */
-void sim_lan_reset(struct sim_dev *sdev)
+void isim_lan_reset(struct isim_dev *sdev)
 {
-	struct sim_lan *lan = &sdev->lan;
+	struct isim_lan *lan = &sdev->lan;
 
 	spin_lock(&lan->lock);
 	memset(lan->qset, 0, sizeof(lan->qset));
-	bitmap_zero(lan->live, SIM_QSET_HANDLES);
+	bitmap_zero(lan->live, ISIM_QSET_HANDLES);
 	WRITE_ONCE(lan->rdma_filter, false);
 	spin_unlock(&lan->lock);
 }
 
 /**
- * sim_lan_init - a function's LAN side, before it is first plugged
+ * isim_lan_init - a function's LAN side, before it is first plugged
  * @sdev: the simulated function
  */
-void sim_lan_init(struct sim_dev *sdev)
+void isim_lan_init(struct isim_dev *sdev)
 {
 	spin_lock_init(&sdev->lan.lock);
-	sim_lan_reset(sdev);
+	isim_lan_reset(sdev);
 	/* ice's default: DCB off, one class with all of the port. */
 	sdev->lan.qos.num_tc = 1;
 	sdev->lan.qos.rel_bw[0] = 100;
@@ -162,11 +162,11 @@ void sim_lan_init(struct sim_dev *sdev)
  * @tc: its traffic class
  * @teid: the scheduler node's id
  *
- * Return: as sim_qset_add().
+ * Return: as isim_qset_add().
  */
 int irdma_sim_qset_add(void *handle, u16 qs_handle, u8 tc, u32 *teid)
 {
-	return sim_qset_add(handle, qs_handle, tc, teid);
+	return isim_qset_add(handle, qs_handle, tc, teid);
 }
 EXPORT_SYMBOL_GPL(irdma_sim_qset_add);
 
@@ -177,7 +177,7 @@ EXPORT_SYMBOL_GPL(irdma_sim_qset_add);
  */
 void irdma_sim_qset_del(void *handle, u32 teid)
 {
-	sim_qset_del(handle, teid);
+	isim_qset_del(handle, teid);
 }
 EXPORT_SYMBOL_GPL(irdma_sim_qset_del);
 
@@ -189,7 +189,7 @@ EXPORT_SYMBOL_GPL(irdma_sim_qset_del);
  */
 void irdma_sim_rdma_filter(void *handle, bool on)
 {
-	struct sim_dev *sdev = handle;
+	struct isim_dev *sdev = handle;
 
 	WRITE_ONCE(sdev->lan.rdma_filter, on);
 }
@@ -203,6 +203,6 @@ EXPORT_SYMBOL_GPL(irdma_sim_rdma_filter);
  */
 void irdma_sim_get_qos(void *handle, struct irdma_sim_qos *qos)
 {
-	sim_qos_get(handle, qos);
+	isim_qos_get(handle, qos);
 }
 EXPORT_SYMBOL_GPL(irdma_sim_get_qos);

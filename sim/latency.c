@@ -26,29 +26,29 @@
 
 #include "sim.h"
 
-static const char *const sim_lat_names[SIM_LAT_KINDS] = {
-	[SIM_LAT_CQP_CREATE] = "cqp_create",
-	[SIM_LAT_CQP_DESTROY] = "cqp_destroy",
-	[SIM_LAT_CQP_CMD] = "cqp_cmd",
-	[SIM_LAT_CCQ_EVENT] = "ccq_event",
+static const char *const isim_lat_names[ISIM_LAT_KINDS] = {
+	[ISIM_LAT_CQP_CREATE] = "cqp_create",
+	[ISIM_LAT_CQP_DESTROY] = "cqp_destroy",
+	[ISIM_LAT_CQP_CMD] = "cqp_cmd",
+	[ISIM_LAT_CCQ_EVENT] = "ccq_event",
 };
 
 /**
- * sim_lat_now - the clock response times are measured with
+ * isim_lat_now - the clock response times are measured with
  *
  * Return: monotonic nanoseconds, readable in any context.
  */
-u64 sim_lat_now(void)
+u64 isim_lat_now(void)
 {
 	return ktime_get_mono_fast_ns();
 }
 
-static unsigned int sim_lat_bucket(u64 ns)
+static unsigned int isim_lat_bucket(u64 ns)
 {
 	u64 us = div_u64(ns, NSEC_PER_USEC);
 
 	/* Bucket 0 is under 1 us, bucket b is [2^(b-1), 2^b) us. */
-	return min_t(unsigned int, us ? fls64(us) : 0, SIM_LAT_BUCKETS - 1);
+	return min_t(unsigned int, us ? fls64(us) : 0, ISIM_LAT_BUCKETS - 1);
 }
 
 /*
@@ -56,12 +56,12 @@ static unsigned int sim_lat_bucket(u64 ns)
  * answered and how much of its time passed before the engine took it up
  * (a thread's wake-up) rather than in the answer itself.
  */
-static void sim_lat_keep_slow(struct sim_dev *sdev, enum sim_lat_kind kind,
-			      u64 ns, u64 pick_ns, u32 what, bool trapped)
+static void isim_lat_keep_slow(struct isim_dev *sdev, enum isim_lat_kind kind,
+			       u64 ns, u64 pick_ns, u32 what, bool trapped)
 {
 	unsigned int n = atomic_fetch_inc(&sdev->lat_slow_next);
 
-	sdev->lat_slow[n % SIM_LAT_SLOW_KEEP] = (struct sim_lat_slow) {
+	sdev->lat_slow[n % ISIM_LAT_SLOW_KEEP] = (struct isim_lat_slow) {
 		.kind = kind,
 		.what = what,
 		.trap = in_nmi(),
@@ -72,7 +72,7 @@ static void sim_lat_keep_slow(struct sim_dev *sdev, enum sim_lat_kind kind,
 }
 
 /**
- * sim_lat_record - count one answer
+ * isim_lat_record - count one answer
  * @sdev: the simulated function
  * @kind: what was answered
  * @since: when the driver's write was made (or last known not made)
@@ -81,15 +81,15 @@ static void sim_lat_keep_slow(struct sim_dev *sdev, enum sim_lat_kind kind,
  *	and for every answer over a millisecond
  * @trapped: the driver's write was trapped, not found by looking
  */
-void sim_lat_record(struct sim_dev *sdev, enum sim_lat_kind kind, u64 since,
-		    u64 picked, u32 what, bool trapped)
+void isim_lat_record(struct isim_dev *sdev, enum isim_lat_kind kind, u64 since,
+		     u64 picked, u32 what, bool trapped)
 {
-	struct sim_lat_hist *h = &sdev->lat[kind];
-	u64 now = sim_lat_now();
+	struct isim_lat_hist *h = &sdev->lat[kind];
+	u64 now = isim_lat_now();
 	u64 ns = now > since ? now - since : 0;
 	s64 old;
 
-	atomic64_inc(&h->bucket[sim_lat_bucket(ns)]);
+	atomic64_inc(&h->bucket[isim_lat_bucket(ns)]);
 	atomic64_add(ns, &h->sum_ns);
 	old = atomic64_read(&h->max_ns);
 	while ((u64)old < ns) {
@@ -99,22 +99,22 @@ void sim_lat_record(struct sim_dev *sdev, enum sim_lat_kind kind, u64 since,
 		}
 	}
 	if (ns >= NSEC_PER_MSEC)
-		sim_lat_keep_slow(sdev, kind, ns, picked > since ? picked - since : 0,
-				  what, trapped);
+		isim_lat_keep_slow(sdev, kind, ns, picked > since ? picked - since : 0,
+				   what, trapped);
 }
 
 /**
- * sim_lat_reset - forget the record
+ * isim_lat_reset - forget the record
  * @sdev: the simulated function
  */
-void sim_lat_reset(struct sim_dev *sdev)
+void isim_lat_reset(struct isim_dev *sdev)
 {
 	int k, b;
 
-	for (k = 0; k < SIM_LAT_KINDS; k++) {
-		struct sim_lat_hist *h = &sdev->lat[k];
+	for (k = 0; k < ISIM_LAT_KINDS; k++) {
+		struct isim_lat_hist *h = &sdev->lat[k];
 
-		for (b = 0; b < SIM_LAT_BUCKETS; b++)
+		for (b = 0; b < ISIM_LAT_BUCKETS; b++)
 			atomic64_set(&h->bucket[b], 0);
 		atomic64_set(&h->sum_ns, 0);
 		atomic64_set(&h->max_ns, 0);
@@ -124,12 +124,12 @@ void sim_lat_reset(struct sim_dev *sdev)
 }
 
 /* The upper bound, in us, of the bucket holding the answer at @permille. */
-static u64 sim_lat_quantile(const u64 *counts, u64 total, unsigned int permille)
+static u64 isim_lat_quantile(const u64 *counts, u64 total, unsigned int permille)
 {
 	u64 want = DIV_ROUND_UP_ULL(total * permille, 1000), seen = 0;
 	unsigned int b;
 
-	for (b = 0; b < SIM_LAT_BUCKETS; b++) {
+	for (b = 0; b < ISIM_LAT_BUCKETS; b++) {
 		seen += counts[b];
 		if (seen >= want)
 			return 1ULL << b;
@@ -137,22 +137,22 @@ static u64 sim_lat_quantile(const u64 *counts, u64 total, unsigned int permille)
 	return U64_MAX;
 }
 
-static void sim_lat_show_slow(struct seq_file *m, struct sim_dev *sdev)
+static void isim_lat_show_slow(struct seq_file *m, struct isim_dev *sdev)
 {
 	unsigned int n = atomic_read(&sdev->lat_slow_next), i;
 
-	for (i = n > SIM_LAT_SLOW_KEEP ? n - SIM_LAT_SLOW_KEEP : 0; i < n; i++) {
-		const struct sim_lat_slow *s = &sdev->lat_slow[i % SIM_LAT_SLOW_KEEP];
+	for (i = n > ISIM_LAT_SLOW_KEEP ? n - ISIM_LAT_SLOW_KEEP : 0; i < n; i++) {
+		const struct isim_lat_slow *s = &sdev->lat_slow[i % ISIM_LAT_SLOW_KEEP];
 
 		seq_printf(m, "slow %s %#x us %u taken_up_after_us %u by %s%s\n",
-			   sim_lat_names[s->kind], s->what, s->us, s->pick_us,
+			   isim_lat_names[s->kind], s->what, s->us, s->pick_us,
 			   s->trap ? "trap" : "thread",
 			   s->untrapped ? ", found by looking, untrapped" : "");
 	}
 }
 
 /**
- * sim_lat_show - print the record (debugfs "latency")
+ * isim_lat_show - print the record (debugfs "latency")
  * @m: the file
  * @sdev: the simulated function
  *
@@ -160,15 +160,15 @@ static void sim_lat_show_slow(struct seq_file *m, struct sim_dev *sdev)
  * (and what it answered), answers over 1 ms and from 4.096 ms on; then
  * the nonzero buckets; then the latest answers over 1 ms, one a line.
  */
-void sim_lat_show(struct seq_file *m, struct sim_dev *sdev)
+void isim_lat_show(struct seq_file *m, struct isim_dev *sdev)
 {
 	int k, b;
 
-	for (k = 0; k < SIM_LAT_KINDS; k++) {
-		struct sim_lat_hist *h = &sdev->lat[k];
-		u64 counts[SIM_LAT_BUCKETS], total = 0, over1 = 0, over5 = 0;
+	for (k = 0; k < ISIM_LAT_KINDS; k++) {
+		struct isim_lat_hist *h = &sdev->lat[k];
+		u64 counts[ISIM_LAT_BUCKETS], total = 0, over1 = 0, over5 = 0;
 
-		for (b = 0; b < SIM_LAT_BUCKETS; b++) {
+		for (b = 0; b < ISIM_LAT_BUCKETS; b++) {
 			counts[b] = atomic64_read(&h->bucket[b]);
 			total += counts[b];
 			/* Buckets from [1024, 2048) us up are over 1 ms. */
@@ -179,17 +179,17 @@ void sim_lat_show(struct seq_file *m, struct sim_dev *sdev)
 				over5 += counts[b];
 		}
 		seq_printf(m, "%s count %llu mean_us %llu p50_us<%llu p99_us<%llu p999_us<%llu max_us %llu (%#x) over_1ms %llu over_4ms %llu\n",
-			   sim_lat_names[k], total,
+			   isim_lat_names[k], total,
 			   total ? div64_u64(atomic64_read(&h->sum_ns), total * NSEC_PER_USEC) : 0,
-			   sim_lat_quantile(counts, total, 500),
-			   sim_lat_quantile(counts, total, 990),
-			   sim_lat_quantile(counts, total, 999),
+			   isim_lat_quantile(counts, total, 500),
+			   isim_lat_quantile(counts, total, 990),
+			   isim_lat_quantile(counts, total, 999),
 			   div_u64(atomic64_read(&h->max_ns), NSEC_PER_USEC),
 			   atomic_read(&h->max_what), over1, over5);
-		for (b = 0; b < SIM_LAT_BUCKETS; b++)
+		for (b = 0; b < ISIM_LAT_BUCKETS; b++)
 			if (counts[b])
-				seq_printf(m, "  %s <%lluus %llu\n", sim_lat_names[k],
+				seq_printf(m, "  %s <%lluus %llu\n", isim_lat_names[k],
 					   1ULL << b, counts[b]);
 	}
-	sim_lat_show_slow(m, sdev);
+	isim_lat_show_slow(m, sdev);
 }

@@ -10,10 +10,10 @@
 
 #include "sim.h"
 
-#define SIM_PBLES_PER_LEAF	512
+#define ISIM_PBLES_PER_LEAF	512
 
 /**
- * sim_mr_index - the MR object a key names
+ * isim_mr_index - the MR object a key names
  * @sdev: the simulated function
  * @stag: the key
  *
@@ -22,53 +22,53 @@
  *
  * Return: the index.
  */
-u32 sim_mr_index(struct sim_dev *sdev, u32 stag)
+u32 isim_mr_index(struct isim_dev *sdev, u32 stag)
 {
 	u32 bits = max_t(u32, order_base_2(sdev->hmc.cnt[IRDMA_HMC_MR]), 14);
 
 	return (stag >> 8) & GENMASK(min_t(u32, bits, 24) - 1, 0);
 }
 
-static u8 sim_page_shift(u8 code)
+static u8 isim_page_shift(u8 code)
 {
 	return code == IRDMA_PAGE_SIZE_1G ? 30 : code == IRDMA_PAGE_SIZE_2M ? 21 : 12;
 }
 
-static struct sim_mr *sim_mr_slot(struct sim_dev *sdev, u32 stag,
-				  struct sim_cqp_result *res)
+static struct isim_mr *isim_mr_slot(struct isim_dev *sdev, u32 stag,
+				    struct isim_cqp_result *res)
 {
-	u32 idx = sim_mr_index(sdev, stag);
-	struct sim_mr *mr;
+	u32 idx = isim_mr_index(sdev, stag);
+	struct isim_mr *mr;
 
 	if (!sdev->hmc.committed || !idx || idx >= sdev->hmc.cnt[IRDMA_HMC_MR]) {
-		sim_fail(res, SIM_MIN_BAD_PARAM);
+		isim_fail(res, ISIM_MIN_BAD_PARAM);
 		return NULL;
 	}
 	if (xa_load(&sdev->mrs, idx)) {
-		sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+		isim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
 		return NULL;
 	}
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr || xa_err(xa_store(&sdev->mrs, idx, mr, GFP_KERNEL))) {
 		kfree(mr);
-		sim_fail(res, SIM_MIN_BAD_PARAM);
+		isim_fail(res, ISIM_MIN_BAD_PARAM);
 		return NULL;
 	}
 	return mr;
 }
 
 /**
- * sim_mr_alloc - ALLOC_STAG: a region for fast registration, or a window
+ * isim_mr_alloc - ALLOC_STAG: a region for fast registration, or a window
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion
  */
-void sim_mr_alloc(struct sim_dev *sdev, const __le64 *wqe,
-		  struct sim_cqp_result *res)
+void isim_mr_alloc(struct isim_dev *sdev, const __le64 *wqe,
+		   struct isim_cqp_result *res)
 {
 	u64 hdr = le64_to_cpu(wqe[3]);
 	u32 stag = FIELD_GET(IRDMA_STAG_IDX, le64_to_cpu(wqe[2])) << 8;
-	struct sim_mr *mr = sim_mr_slot(sdev, stag, res);
+	struct isim_mr *mr = isim_mr_slot(sdev, stag, res);
 
 	if (!mr)
 		return;
@@ -81,27 +81,27 @@ void sim_mr_alloc(struct sim_dev *sdev, const __le64 *wqe,
 }
 
 /**
- * sim_mr_reg - REG_MR: a region, valid at once
+ * isim_mr_reg - REG_MR: a region, valid at once
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion
  */
-void sim_mr_reg(struct sim_dev *sdev, const __le64 *wqe,
-		struct sim_cqp_result *res)
+void isim_mr_reg(struct isim_dev *sdev, const __le64 *wqe,
+		 struct isim_cqp_result *res)
 {
 	u64 hdr = le64_to_cpu(wqe[3]);
 	u32 stag = FIELD_GET(IRDMA_STAG_IDX, le64_to_cpu(wqe[2])) << 8 |
 		   FIELD_GET(IRDMA_STAG_KEY, le64_to_cpu(wqe[2]));
-	struct sim_mr *mr;
+	struct isim_mr *mr;
 
 	if (FIELD_GET(IRDMA_STAG_LPBLSIZE, hdr) &&
 	    FIELD_GET(IRDMA_STAG_FIRSTPMPBLIDX, le64_to_cpu(wqe[6])) >=
 	    sdev->hmc.cnt[IRDMA_HMC_PBLE])
-		return sim_fail(res, SIM_MIN_BAD_PARAM);
-	mr = sim_mr_slot(sdev, stag, res);
+		return isim_fail(res, ISIM_MIN_BAD_PARAM);
+	mr = isim_mr_slot(sdev, stag, res);
 	if (!mr)
 		return;
-	*mr = (struct sim_mr) {
+	*mr = (struct isim_mr) {
 		.stag = stag,
 		.pd = FIELD_GET(IRDMA_STAG_PDID, le64_to_cpu(wqe[1])),
 		.valid = true,
@@ -112,45 +112,45 @@ void sim_mr_reg(struct sim_dev *sdev, const __le64 *wqe,
 		.levels = FIELD_GET(IRDMA_STAG_LPBLSIZE, hdr),
 		.first_pble = FIELD_GET(IRDMA_STAG_FIRSTPMPBLIDX, le64_to_cpu(wqe[6])),
 		.pa = le64_to_cpu(wqe[4]),
-		.page_shift = sim_page_shift(FIELD_GET(IRDMA_STAG_HPAGESIZE, hdr)),
+		.page_shift = isim_page_shift(FIELD_GET(IRDMA_STAG_HPAGESIZE, hdr)),
 	};
 }
 
 /**
- * sim_mr_dealloc - DEALLOC_STAG
+ * isim_mr_dealloc - DEALLOC_STAG
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion
  */
-void sim_mr_dealloc(struct sim_dev *sdev, const __le64 *wqe,
-		    struct sim_cqp_result *res)
+void isim_mr_dealloc(struct isim_dev *sdev, const __le64 *wqe,
+		     struct isim_cqp_result *res)
 {
 	u32 stag = FIELD_GET(IRDMA_STAG_IDX, le64_to_cpu(wqe[2])) << 8;
 	u32 pd = FIELD_GET(IRDMA_STAG_PDID, le64_to_cpu(wqe[1]));
-	u32 idx = sim_mr_index(sdev, stag);
-	struct sim_mr *mr = xa_load(&sdev->mrs, idx);
+	u32 idx = isim_mr_index(sdev, stag);
+	struct isim_mr *mr = xa_load(&sdev->mrs, idx);
 
 	if (!mr || mr->pd != pd)
-		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+		return isim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
 	xa_erase(&sdev->mrs, idx);
 	kfree(mr);
 }
 
 /**
- * sim_mr_fast_reg - a fast-register WQE: give a region its pages
+ * isim_mr_fast_reg - a fast-register WQE: give a region its pages
  * @sdev: the simulated function
  * @pd: the posting QP's PD
  * @wqe: the WQE
  *
  * Return: 0, or the AE code of the failure.
  */
-int sim_mr_fast_reg(struct sim_dev *sdev, u32 pd, const __le64 *wqe)
+int isim_mr_fast_reg(struct isim_dev *sdev, u32 pd, const __le64 *wqe)
 {
 	u64 hdr = le64_to_cpu(wqe[3]), q1 = le64_to_cpu(wqe[1]);
 	u64 q2 = le64_to_cpu(wqe[2]);
 	u32 stag = FIELD_GET(IRDMA_WQE_STAGINDEX, hdr) << 8 |
 		   FIELD_GET(IRDMA_WQE_STAGKEY, hdr);
-	struct sim_mr *mr = xa_load(&sdev->mrs, sim_mr_index(sdev, stag));
+	struct isim_mr *mr = xa_load(&sdev->mrs, isim_mr_index(sdev, stag));
 
 	if (!mr || !mr->fast_reg)
 		return IRDMA_AE_AMP_INVALID_STAG;
@@ -168,12 +168,12 @@ int sim_mr_fast_reg(struct sim_dev *sdev, u32 pd, const __le64 *wqe)
 	mr->first_pble = FIELD_GET(IRDMA_FASTREG_PBLIDX_HI, q1) << 16 |
 			 FIELD_GET(IRDMA_FASTREG_PBLIDX_LO, q2);
 	mr->pa = q1 & IRDMA_FASTREG_PBLADDR;
-	mr->page_shift = sim_page_shift(FIELD_GET(IRDMA_WQE_HPAGESIZE, hdr));
+	mr->page_shift = isim_page_shift(FIELD_GET(IRDMA_WQE_HPAGESIZE, hdr));
 	return 0;
 }
 
 /**
- * sim_mr_invalidate - make a region's key unusable until registered again
+ * isim_mr_invalidate - make a region's key unusable until registered again
  * @sdev: the simulated function
  * @stag: the key
  * @pd: the invalidating QP's PD
@@ -181,9 +181,9 @@ int sim_mr_fast_reg(struct sim_dev *sdev, u32 pd, const __le64 *wqe)
  *
  * Return: 0, or the AE code of the failure.
  */
-int sim_mr_invalidate(struct sim_dev *sdev, u32 stag, u32 pd, bool remote)
+int isim_mr_invalidate(struct isim_dev *sdev, u32 stag, u32 pd, bool remote)
 {
-	struct sim_mr *mr = xa_load(&sdev->mrs, sim_mr_index(sdev, stag));
+	struct isim_mr *mr = xa_load(&sdev->mrs, isim_mr_index(sdev, stag));
 
 	if (!mr || !mr->valid || mr->stag != stag)
 		return IRDMA_AE_AMP_INVALID_STAG;
@@ -203,8 +203,8 @@ int sim_mr_invalidate(struct sim_dev *sdev, u32 stag, u32 pd, bool remote)
 }
 
 /* A window's new bounds and rights: none a region cannot give. */
-static int sim_mw_bind_check(const struct sim_mr *mr, u32 parent, u32 pd,
-			     u64 va, u64 len, u8 rights, bool va_based)
+static int isim_mw_bind_check(const struct isim_mr *mr, u32 parent, u32 pd,
+			      u64 va, u64 len, u8 rights, bool va_based)
 {
 	if (!mr || !mr->valid || mr->stag != parent)
 		return IRDMA_AE_AMP_MWBIND_TO_INVALID_PARENT;
@@ -229,7 +229,7 @@ static int sim_mw_bind_check(const struct sim_mr *mr, u32 parent, u32 pd,
 }
 
 /**
- * sim_mw_bind - a BIND_MW WQE: a type 1 window takes a key, bounds and
+ * isim_mw_bind - a BIND_MW WQE: a type 1 window takes a key, bounds and
  * remote rights inside a region
  * @sdev: the simulated function
  * @pd: the posting QP's PD
@@ -241,12 +241,12 @@ static int sim_mw_bind_check(const struct sim_mr *mr, u32 parent, u32 pd,
  *
  * Return: 0, or the AE code of the failure (the window is unchanged).
  */
-int sim_mw_bind(struct sim_dev *sdev, u32 pd, const __le64 *wqe)
+int isim_mw_bind(struct isim_dev *sdev, u32 pd, const __le64 *wqe)
 {
 	u64 hdr = le64_to_cpu(wqe[3]), q1 = le64_to_cpu(wqe[1]);
 	u32 stag = FIELD_GET(IRDMA_BIND_MW_STAG, q1);
 	u32 parent = FIELD_GET(IRDMA_BIND_PARENT_STAG, q1);
-	struct sim_mr *mw = xa_load(&sdev->mrs, sim_mr_index(sdev, stag));
+	struct isim_mr *mw = xa_load(&sdev->mrs, isim_mr_index(sdev, stag));
 	u64 va = le64_to_cpu(wqe[0]), len = le64_to_cpu(wqe[2]);
 	u8 rights = FIELD_GET(IRDMA_WQE_STAGRIGHTS, hdr);
 	int err;
@@ -259,8 +259,8 @@ int sim_mw_bind(struct sim_dev *sdev, u32 pd, const __le64 *wqe)
 		return IRDMA_AE_AMP_MWBIND_WRONG_TYPE;
 	if (mw->pd != pd)
 		return IRDMA_AE_AMP_BAD_PD;
-	err = sim_mw_bind_check(xa_load(&sdev->mrs, sim_mr_index(sdev, parent)),
-				parent, pd, va, len, rights,
+	err = isim_mw_bind_check(xa_load(&sdev->mrs, isim_mr_index(sdev, parent)),
+				 parent, pd, va, len, rights,
 				hdr & IRDMA_WQE_VABASEDTO);
 	if (err)
 		return err;
@@ -278,11 +278,11 @@ int sim_mw_bind(struct sim_dev *sdev, u32 pd, const __le64 *wqe)
  * region's, which must still be the one it was bound to. The region
  * translates (both are VA-based, so the address is the same).
  */
-static int sim_mw_check(struct sim_dev *sdev, const struct sim_mr *mw,
-			const struct sim_access *acc, u64 addr, u32 len,
-			struct sim_mr **out)
+static int isim_mw_check(struct isim_dev *sdev, const struct isim_mr *mw,
+			 const struct isim_access *acc, u64 addr, u32 len,
+			struct isim_mr **out)
 {
-	struct sim_mr *mr;
+	struct isim_mr *mr;
 
 	if (!mw->valid || mw->stag != acc->stag)
 		return (mw->stag & 0xff) != (acc->stag & 0xff) ?
@@ -293,7 +293,7 @@ static int sim_mw_check(struct sim_dev *sdev, const struct sim_mr *mw,
 		return IRDMA_AE_AMP_RIGHTS_VIOLATION;
 	if (addr < mw->va || addr + len < addr || addr + len > mw->va + mw->len)
 		return IRDMA_AE_AMP_BOUNDS_VIOLATION;
-	mr = xa_load(&sdev->mrs, sim_mr_index(sdev, mw->parent));
+	mr = xa_load(&sdev->mrs, isim_mr_index(sdev, mw->parent));
 	if (!mr || !mr->valid || mr->stag != mw->parent || mr->is_mw)
 		return IRDMA_AE_AMP_INVALID_STAG;
 	*out = mr;
@@ -301,35 +301,35 @@ static int sim_mw_check(struct sim_dev *sdev, const struct sim_mr *mw,
 }
 
 /* The host address of byte @off of a region with a page list. */
-static int sim_mr_page(struct sim_dev *sdev, const struct sim_mr *mr, u64 off,
-		       u64 *pa)
+static int isim_mr_page(struct isim_dev *sdev, const struct isim_mr *mr, u64 off,
+			u64 *pa)
 {
 	u64 page = off >> mr->page_shift, entry;
 	u64 idx = mr->first_pble + page;
 
 	if (mr->levels == IRDMA_PBL_LEVELS_2 || mr->levels == 2) {
-		if (sim_hmc_read_pble(sdev, mr->first_pble + page / SIM_PBLES_PER_LEAF,
-				      &entry))
+		if (isim_hmc_read_pble(sdev, mr->first_pble + page / ISIM_PBLES_PER_LEAF,
+				       &entry))
 			return -EFAULT;
-		idx = entry + page % SIM_PBLES_PER_LEAF;
+		idx = entry + page % ISIM_PBLES_PER_LEAF;
 	}
-	if (sim_hmc_read_pble(sdev, idx, &entry))
+	if (isim_hmc_read_pble(sdev, idx, &entry))
 		return -EFAULT;
 	*pa = entry + (off & (BIT_ULL(mr->page_shift) - 1));
 	return 0;
 }
 
 /* Check an access of @len bytes at @addr through @acc; the region found. */
-static int sim_mr_check(struct sim_dev *sdev, const struct sim_access *acc,
-			u64 addr, u32 len, struct sim_mr **out)
+static int isim_mr_check(struct isim_dev *sdev, const struct isim_access *acc,
+			 u64 addr, u32 len, struct isim_mr **out)
 {
-	struct sim_mr *mr = xa_load(&sdev->mrs, sim_mr_index(sdev, acc->stag));
+	struct isim_mr *mr = xa_load(&sdev->mrs, isim_mr_index(sdev, acc->stag));
 	u64 start;
 
 	if (!mr)
 		return IRDMA_AE_AMP_INVALID_STAG;
 	if (mr->is_mw)
-		return sim_mw_check(sdev, mr, acc, addr, len, out);
+		return isim_mw_check(sdev, mr, acc, addr, len, out);
 	if ((mr->stag & 0xff) != (acc->stag & 0xff))
 		return IRDMA_AE_AMP_BAD_STAG_KEY;
 	if (!mr->valid)
@@ -349,7 +349,7 @@ static int sim_mr_check(struct sim_dev *sdev, const struct sim_access *acc,
 }
 
 /**
- * sim_mem_copy - move bytes between a buffer and keyed memory
+ * isim_mem_copy - move bytes between a buffer and keyed memory
  * @sdev: the simulated function whose keys apply
  * @acc: the key and what the access needs
  * @addr: the address in the key's terms
@@ -360,10 +360,10 @@ static int sim_mr_check(struct sim_dev *sdev, const struct sim_access *acc,
  * Return: 0, an AE code for a key violation, or -EFAULT for host memory
  * the hardware cannot reach.
  */
-int sim_mem_copy(struct sim_dev *sdev, const struct sim_access *acc, u64 addr,
-		 void *buf, u32 len, bool to_mem)
+int isim_mem_copy(struct isim_dev *sdev, const struct isim_access *acc, u64 addr,
+		  void *buf, u32 len, bool to_mem)
 {
-	struct sim_mr *mr = NULL;
+	struct isim_mr *mr = NULL;
 	u64 off, pa;
 	u32 chunk;
 	int err;
@@ -374,20 +374,20 @@ int sim_mem_copy(struct sim_dev *sdev, const struct sim_access *acc, u64 addr,
 		if (!acc->priv)
 			return IRDMA_AE_STAG_ZERO_INVALID;
 	} else {
-		err = sim_mr_check(sdev, acc, addr, len, &mr);
+		err = isim_mr_check(sdev, acc, addr, len, &mr);
 		if (err)
 			return err;
 	}
 	/* STag 0 and the all-memory region address host memory directly. */
 	if (!mr || (!mr->len && !mr->levels && !mr->pa))
-		return to_mem ? sim_dma_write(sdev, addr, buf, len) :
-				sim_dma_read(sdev, addr, buf, len);
+		return to_mem ? isim_dma_write(sdev, addr, buf, len) :
+				isim_dma_read(sdev, addr, buf, len);
 
 	off = (mr->zero_based ? addr : addr - mr->va) +
 	      (mr->va & (BIT_ULL(mr->page_shift) - 1));
 	while (len) {
 		if (mr->levels) {
-			err = sim_mr_page(sdev, mr, off, &pa);
+			err = isim_mr_page(sdev, mr, off, &pa);
 			if (err)
 				return err;
 		} else {
@@ -395,8 +395,8 @@ int sim_mem_copy(struct sim_dev *sdev, const struct sim_access *acc, u64 addr,
 		}
 		chunk = min_t(u64, len, BIT_ULL(mr->page_shift) -
 				   (off & (BIT_ULL(mr->page_shift) - 1)));
-		err = to_mem ? sim_dma_write(sdev, pa, buf, chunk) :
-			       sim_dma_read(sdev, pa, buf, chunk);
+		err = to_mem ? isim_dma_write(sdev, pa, buf, chunk) :
+			       isim_dma_read(sdev, pa, buf, chunk);
 		if (err)
 			return err;
 		buf += chunk;
@@ -407,23 +407,23 @@ int sim_mem_copy(struct sim_dev *sdev, const struct sim_access *acc, u64 addr,
 }
 
 /**
- * sim_ahs_alloc - the function's address handle table
+ * isim_ahs_alloc - the function's address handle table
  * @sdev: the simulated function
  *
- * Room for SIM_MAX_AHS handles in chunks; the first chunk is there from
- * the start, so that the trap can make the first SIM_AH_CHUNK handles (and
+ * Room for ISIM_MAX_AHS handles in chunks; the first chunk is there from
+ * the start, so that the trap can make the first ISIM_AH_CHUNK handles (and
  * commit the HMC) without allocating. Later chunks come with the first
  * handle a thread makes in them.
  *
  * Return: 0 or -ENOMEM.
  */
-int sim_ahs_alloc(struct sim_dev *sdev)
+int isim_ahs_alloc(struct isim_dev *sdev)
 {
-	sdev->ah_chunks = kcalloc(SIM_MAX_AHS / SIM_AH_CHUNK,
+	sdev->ah_chunks = kcalloc(ISIM_MAX_AHS / ISIM_AH_CHUNK,
 				  sizeof(*sdev->ah_chunks), GFP_KERNEL);
 	if (!sdev->ah_chunks)
 		return -ENOMEM;
-	sdev->ah_chunks[0] = kcalloc(SIM_AH_CHUNK, sizeof(**sdev->ah_chunks),
+	sdev->ah_chunks[0] = kcalloc(ISIM_AH_CHUNK, sizeof(**sdev->ah_chunks),
 				     GFP_KERNEL);
 	if (!sdev->ah_chunks[0]) {
 		kfree(sdev->ah_chunks);
@@ -434,92 +434,92 @@ int sim_ahs_alloc(struct sim_dev *sdev)
 }
 
 /**
- * sim_ahs_clear - forget every address handle (HMC commit, CQP down)
+ * isim_ahs_clear - forget every address handle (HMC commit, CQP down)
  * @sdev: the simulated function
  *
  * Context: a thread, or the trap; allocates nothing.
  */
-void sim_ahs_clear(struct sim_dev *sdev)
+void isim_ahs_clear(struct isim_dev *sdev)
 {
 	u32 i;
 
-	for (i = 0; i < SIM_MAX_AHS / SIM_AH_CHUNK; i++)
+	for (i = 0; i < ISIM_MAX_AHS / ISIM_AH_CHUNK; i++)
 		if (sdev->ah_chunks[i])
 			memset(sdev->ah_chunks[i], 0,
-			       SIM_AH_CHUNK * sizeof(**sdev->ah_chunks));
+			       ISIM_AH_CHUNK * sizeof(**sdev->ah_chunks));
 }
 
 /**
- * sim_ahs_free - drop the address handle table
+ * isim_ahs_free - drop the address handle table
  * @sdev: the simulated function, being destroyed
  */
-void sim_ahs_free(struct sim_dev *sdev)
+void isim_ahs_free(struct isim_dev *sdev)
 {
 	u32 i;
 
 	if (!sdev->ah_chunks)
 		return;
-	for (i = 0; i < SIM_MAX_AHS / SIM_AH_CHUNK; i++)
+	for (i = 0; i < ISIM_MAX_AHS / ISIM_AH_CHUNK; i++)
 		kfree(sdev->ah_chunks[i]);
 	kfree(sdev->ah_chunks);
 	sdev->ah_chunks = NULL;
 }
 
 /* The table's entry for AH @id, or NULL where its chunk is missing. */
-static struct sim_ah *sim_ah_slot(struct sim_dev *sdev, u32 id)
+static struct isim_ah *isim_ah_slot(struct isim_dev *sdev, u32 id)
 {
-	if (!id || id >= sdev->hmc.cnt[IRDMA_HMC_FSIAV] || id >= SIM_MAX_AHS ||
-	    !sdev->ah_chunks[id / SIM_AH_CHUNK])
+	if (!id || id >= sdev->hmc.cnt[IRDMA_HMC_FSIAV] || id >= ISIM_MAX_AHS ||
+	    !sdev->ah_chunks[id / ISIM_AH_CHUNK])
 		return NULL;
-	return &sdev->ah_chunks[id / SIM_AH_CHUNK][id % SIM_AH_CHUNK];
+	return &sdev->ah_chunks[id / ISIM_AH_CHUNK][id % ISIM_AH_CHUNK];
 }
 
 /**
- * sim_ah_cmd_atomic - whether the trap can execute an AH command
+ * isim_ah_cmd_atomic - whether the trap can execute an AH command
  * @sdev: the simulated function
  * @wqe: CREATE_ADDR_HANDLE or DESTROY_ADDR_HANDLE
  *
  * Return: true if its entry of the table exists (or the command fails
  * its checks without one).
  */
-bool sim_ah_cmd_atomic(struct sim_dev *sdev, const __le64 *wqe)
+bool isim_ah_cmd_atomic(struct isim_dev *sdev, const __le64 *wqe)
 {
 	u32 id = FIELD_GET(IRDMA_AH_AVIDX, le64_to_cpu(wqe[3]));
 
-	return sim_ah_slot(sdev, id) || !sdev->hmc.committed ||
-	       !id || id >= sdev->hmc.cnt[IRDMA_HMC_FSIAV] || id >= SIM_MAX_AHS;
+	return isim_ah_slot(sdev, id) || !sdev->hmc.committed ||
+	       !id || id >= sdev->hmc.cnt[IRDMA_HMC_FSIAV] || id >= ISIM_MAX_AHS;
 }
 
 /**
- * sim_ah_cmd - CREATE_ADDR_HANDLE or DESTROY_ADDR_HANDLE
+ * isim_ah_cmd - CREATE_ADDR_HANDLE or DESTROY_ADDR_HANDLE
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion
  *
- * Context: a thread, or the CQPDB trap if sim_ah_cmd_atomic() said so.
+ * Context: a thread, or the CQPDB trap if isim_ah_cmd_atomic() said so.
  */
-void sim_ah_cmd(struct sim_dev *sdev, const __le64 *wqe,
-		struct sim_cqp_result *res)
+void isim_ah_cmd(struct isim_dev *sdev, const __le64 *wqe,
+		 struct isim_cqp_result *res)
 {
 	u64 hdr = le64_to_cpu(wqe[3]);
 	u32 id = FIELD_GET(IRDMA_AH_AVIDX, hdr);
-	struct sim_ah **chunk, *ah;
+	struct isim_ah **chunk, *ah;
 	int i;
 
 	if (!sdev->hmc.committed || !id || id >= sdev->hmc.cnt[IRDMA_HMC_FSIAV] ||
-	    id >= SIM_MAX_AHS)
-		return sim_fail(res, SIM_MIN_BAD_PARAM);
-	chunk = &sdev->ah_chunks[id / SIM_AH_CHUNK];
+	    id >= ISIM_MAX_AHS)
+		return isim_fail(res, ISIM_MIN_BAD_PARAM);
+	chunk = &sdev->ah_chunks[id / ISIM_AH_CHUNK];
 	if (!*chunk)
-		*chunk = kcalloc(SIM_AH_CHUNK, sizeof(**chunk), GFP_KERNEL);
+		*chunk = kcalloc(ISIM_AH_CHUNK, sizeof(**chunk), GFP_KERNEL);
 	if (!*chunk)
-		return sim_fail(res, SIM_MIN_NO_SPACE);
-	ah = &(*chunk)[id % SIM_AH_CHUNK];
+		return isim_fail(res, ISIM_MIN_NO_SPACE);
+	ah = &(*chunk)[id % ISIM_AH_CHUNK];
 	/* The data path reads entries without the CQP: valid goes first. */
 	WRITE_ONCE(ah->valid, false);
 	if (FIELD_GET(IRDMA_CQPSQ_OPCODE, hdr) == IRDMA_CQPOP_DESTROY_ADDR_HANDLE)
 		return;
-	/* Invalid before rewritten: pairs with sim_ah_get()'s smp_rmb(). */
+	/* Invalid before rewritten: pairs with isim_ah_get()'s smp_rmb(). */
 	smp_wmb();
 	ah->pd = FIELD_GET(IRDMA_AH_PDIDXLO, le64_to_cpu(wqe[1])) |
 		 FIELD_GET(IRDMA_AH_PDIDXHI, le64_to_cpu(wqe[2])) << 16;
@@ -534,31 +534,31 @@ void sim_ah_cmd(struct sim_dev *sdev, const __le64 *wqe,
 		ah->src_ip[2 * i] = FIELD_GET(IRDMA_QPC_IPADDR_HI, sq);
 		ah->src_ip[2 * i + 1] = FIELD_GET(IRDMA_QPC_IPADDR_LO, sq);
 	}
-	/* Written before valid: pairs with sim_ah_get()'s smp_rmb(). */
+	/* Written before valid: pairs with isim_ah_get()'s smp_rmb(). */
 	smp_wmb();
 	WRITE_ONCE(ah->valid, true);
 }
 
 /**
- * sim_ah_get - an address handle by index
+ * isim_ah_get - an address handle by index
  * @sdev: the simulated function
  * @id: the index
  *
  * Return: the AH, or NULL if there is none at @id.
  */
-struct sim_ah *sim_ah_get(struct sim_dev *sdev, u32 id)
+struct isim_ah *isim_ah_get(struct isim_dev *sdev, u32 id)
 {
-	struct sim_ah *ah = sim_ah_slot(sdev, id);
+	struct isim_ah *ah = isim_ah_slot(sdev, id);
 
 	if (!ah || !READ_ONCE(ah->valid))
 		return NULL;
-	/* Valid before the fields: pairs with sim_ah_cmd()'s smp_wmb(). */
+	/* Valid before the fields: pairs with isim_ah_cmd()'s smp_wmb(). */
 	smp_rmb();
 	return ah;
 }
 
 /**
- * sim_ws_node - WORK_SCHED_NODE: the scheduler takes any tree; a leaf's
+ * isim_ws_node - WORK_SCHED_NODE: the scheduler takes any tree; a leaf's
  * queue set handle is its node id
  * @sdev: the simulated function
  * @wqe: the command
@@ -566,15 +566,15 @@ struct sim_ah *sim_ah_get(struct sim_dev *sdev, u32 id)
  *
  * Context: a thread or the trap (no allocation, no lock).
  */
-void sim_ws_node(struct sim_dev *sdev, const __le64 *wqe,
-		 struct sim_cqp_result *res)
+void isim_ws_node(struct isim_dev *sdev, const __le64 *wqe,
+		  struct isim_cqp_result *res)
 {
 	u64 hdr = le64_to_cpu(wqe[3]);
 
 	u32 node = FIELD_GET(IRDMA_WS_NODEID, hdr);
 
 	if (FIELD_GET(IRDMA_WS_NODEOP, hdr) > IRDMA_WS_OP_DELETE)
-		return sim_fail(res, SIM_MIN_BAD_PARAM);
+		return isim_fail(res, ISIM_MIN_BAD_PARAM);
 	if (!(hdr & IRDMA_WS_LEAF))
 		return;
 	res->ret_val = node;
@@ -584,7 +584,7 @@ void sim_ws_node(struct sim_dev *sdev, const __le64 *wqe,
 }
 
 /**
- * sim_mg_cmd - CREATE_, MODIFY_ and DESTROY_MCAST_GRP
+ * isim_mg_cmd - CREATE_, MODIFY_ and DESTROY_MCAST_GRP
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion
@@ -592,36 +592,36 @@ void sim_ws_node(struct sim_dev *sdev, const __le64 *wqe,
  * The group's member list is read from the buffer in qword 4: up to eight
  * entries, the valid ones naming QPs.
  */
-void sim_mg_cmd(struct sim_dev *sdev, const __le64 *wqe,
-		struct sim_cqp_result *res)
+void isim_mg_cmd(struct isim_dev *sdev, const __le64 *wqe,
+		 struct isim_cqp_result *res)
 {
 	u64 hdr = le64_to_cpu(wqe[3]);
 	u8 op = FIELD_GET(IRDMA_CQPSQ_OPCODE, hdr);
 	u32 id = FIELD_GET(IRDMA_MG_IDX, hdr);
 	__le64 list[IRDMA_MAX_MGS_PER_CTX];
-	struct sim_mg *mg;
+	struct isim_mg *mg;
 	int i;
 
 	if (id >= IRDMA_MAX_MCAST_GRPS)
-		return sim_fail(res, SIM_MIN_BAD_PARAM);
+		return isim_fail(res, ISIM_MIN_BAD_PARAM);
 	if (op == IRDMA_CQPOP_DESTROY_MCAST_GRP) {
 		mg = xa_erase(&sdev->mgs, id);
 		if (!mg)
-			return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+			return isim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
 		kfree(mg);
 		return;
 	}
 	mg = xa_load(&sdev->mgs, id);
 	/* Create names a free index, modify a group that exists. */
 	if (op == IRDMA_CQPOP_CREATE_MCAST_GRP ? !!mg : !mg)
-		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
-	if (sim_dma_read(sdev, le64_to_cpu(wqe[4]), list, sizeof(list)))
-		return sim_fail(res, SIM_MIN_BAD_PARAM);
+		return isim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+	if (isim_dma_read(sdev, le64_to_cpu(wqe[4]), list, sizeof(list)))
+		return isim_fail(res, ISIM_MIN_BAD_PARAM);
 	if (!mg) {
 		mg = kzalloc(sizeof(*mg), GFP_KERNEL);
 		if (!mg || xa_err(xa_store(&sdev->mgs, id, mg, GFP_KERNEL))) {
 			kfree(mg);
-			return sim_fail(res, SIM_MIN_BAD_PARAM);
+			return isim_fail(res, ISIM_MIN_BAD_PARAM);
 		}
 	}
 	mg->ipv4 = !!(hdr & IRDMA_MG_IPV4VALID);
@@ -642,12 +642,12 @@ void sim_mg_cmd(struct sim_dev *sdev, const __le64 *wqe,
 }
 
 /**
- * sim_mem_destroy_all - forget every key and address handle (reset)
+ * isim_mem_destroy_all - forget every key and address handle (reset)
  * @sdev: the simulated function
  */
-void sim_mem_destroy_all(struct sim_dev *sdev)
+void isim_mem_destroy_all(struct isim_dev *sdev)
 {
-	sim_xa_free_all(&sdev->mrs);
-	sim_ahs_clear(sdev);
-	sim_xa_free_all(&sdev->mgs);
+	isim_xa_free_all(&sdev->mrs);
+	isim_ahs_clear(sdev);
+	isim_xa_free_all(&sdev->mgs);
 }

@@ -16,11 +16,11 @@
 
 #include "sim.h"
 
-static LIST_HEAD(sim_switch_ports);
-static DEFINE_SPINLOCK(sim_switch_lock);
+static LIST_HEAD(isim_switch_ports);
+static DEFINE_SPINLOCK(isim_switch_lock);
 
 /* Hand a copy of @skb to @dst as if it arrived on the wire. */
-static void sim_switch_deliver(struct sk_buff *skb, struct net_device *dst)
+static void isim_switch_deliver(struct sk_buff *skb, struct net_device *dst)
 {
 	struct sk_buff *nskb = skb_clone(skb, GFP_ATOMIC);
 	unsigned int len;
@@ -37,11 +37,11 @@ static void sim_switch_deliver(struct sk_buff *skb, struct net_device *dst)
 	}
 }
 
-static netdev_tx_t sim_netdev_xmit(struct sk_buff *skb, struct net_device *ndev)
+static netdev_tx_t isim_netdev_xmit(struct sk_buff *skb, struct net_device *ndev)
 {
 	const u8 *dest = skb_eth_hdr(skb)->h_dest;
 	bool flood = is_multicast_ether_addr(dest);
-	struct sim_dev *port;
+	struct isim_dev *port;
 	unsigned long flags;
 
 	if (skb->len < ETH_HLEN) {
@@ -51,31 +51,31 @@ static netdev_tx_t sim_netdev_xmit(struct sk_buff *skb, struct net_device *ndev)
 	}
 	DEV_STATS_INC(ndev, tx_packets);
 	DEV_STATS_ADD(ndev, tx_bytes, skb->len);
-	spin_lock_irqsave(&sim_switch_lock, flags);
-	list_for_each_entry(port, &sim_switch_ports, port) {
+	spin_lock_irqsave(&isim_switch_lock, flags);
+	list_for_each_entry(port, &isim_switch_ports, port) {
 		struct net_device *dst = port->netdev;
 
 		if (dst == ndev || !netif_running(dst) || !netif_carrier_ok(dst))
 			continue;
 		if (flood || ether_addr_equal(dest, dst->dev_addr)) {
-			sim_switch_deliver(skb, dst);
+			isim_switch_deliver(skb, dst);
 			if (!flood)
 				break;
 		}
 	}
-	spin_unlock_irqrestore(&sim_switch_lock, flags);
+	spin_unlock_irqrestore(&isim_switch_lock, flags);
 	dev_kfree_skb_any(skb);
 	return NETDEV_TX_OK;
 }
 
-static int sim_netdev_open(struct net_device *ndev)
+static int isim_netdev_open(struct net_device *ndev)
 {
 	netif_carrier_on(ndev);
 	netif_start_queue(ndev);
 	return 0;
 }
 
-static int sim_netdev_stop(struct net_device *ndev)
+static int isim_netdev_stop(struct net_device *ndev)
 {
 	netif_stop_queue(ndev);
 	netif_carrier_off(ndev);
@@ -83,8 +83,8 @@ static int sim_netdev_stop(struct net_device *ndev)
 }
 
 /* An E810-C for QSFP: 100 Gb/s over one QSFP28 port. */
-static int sim_get_link_ksettings(struct net_device *ndev,
-				  struct ethtool_link_ksettings *ks)
+static int isim_get_link_ksettings(struct net_device *ndev,
+				   struct ethtool_link_ksettings *ks)
 {
 	ks->base.port = PORT_DA;
 	ks->base.autoneg = AUTONEG_DISABLE;
@@ -98,32 +98,32 @@ static int sim_get_link_ksettings(struct net_device *ndev,
 	return 0;
 }
 
-static const struct ethtool_ops sim_ethtool_ops = {
+static const struct ethtool_ops isim_ethtool_ops = {
 	.get_link = ethtool_op_get_link,
-	.get_link_ksettings = sim_get_link_ksettings,
+	.get_link_ksettings = isim_get_link_ksettings,
 };
 
 /* As ice: the netdev takes the MTU, the RDMA driver hears of it later. */
-static int sim_netdev_change_mtu(struct net_device *ndev, int mtu)
+static int isim_netdev_change_mtu(struct net_device *ndev, int mtu)
 {
-	struct sim_dev *sdev = to_sim_dev(ndev->dev.parent);
+	struct isim_dev *sdev = to_isim_dev(ndev->dev.parent);
 
 	WRITE_ONCE(ndev->mtu, mtu);
 	schedule_work(&sdev->mtu_work);
 	return 0;
 }
 
-static const struct net_device_ops sim_netdev_ops = {
-	.ndo_open = sim_netdev_open,
-	.ndo_stop = sim_netdev_stop,
-	.ndo_start_xmit = sim_netdev_xmit,
+static const struct net_device_ops isim_netdev_ops = {
+	.ndo_open = isim_netdev_open,
+	.ndo_stop = isim_netdev_stop,
+	.ndo_start_xmit = isim_netdev_xmit,
 	.ndo_set_mac_address = eth_mac_addr,
 	.ndo_validate_addr = eth_validate_addr,
-	.ndo_change_mtu = sim_netdev_change_mtu,
+	.ndo_change_mtu = isim_netdev_change_mtu,
 };
 
 /**
- * sim_netdev_create - create and register the function's netdev
+ * isim_netdev_create - create and register the function's netdev
  * @sdev: the simulated function
  *
  * The MAC address is fixed by the function's id, as a NIC's is by its
@@ -131,7 +131,7 @@ static const struct net_device_ops sim_netdev_ops = {
  *
  * Return: 0 or a negative errno.
  */
-int sim_netdev_create(struct sim_dev *sdev)
+int isim_netdev_create(struct isim_dev *sdev)
 {
 	u8 mac[ETH_ALEN] = { 0x02, 0x1b, 0x21, 0x00, sdev->id >> 8, sdev->id };
 	struct net_device *ndev;
@@ -142,8 +142,8 @@ int sim_netdev_create(struct sim_dev *sdev)
 		return -ENOMEM;
 
 	snprintf(ndev->name, IFNAMSIZ, "simeth%u", sdev->id);
-	ndev->netdev_ops = &sim_netdev_ops;
-	ndev->ethtool_ops = &sim_ethtool_ops;
+	ndev->netdev_ops = &isim_netdev_ops;
+	ndev->ethtool_ops = &isim_ethtool_ops;
 	ndev->min_mtu = ETH_MIN_MTU;
 	ndev->max_mtu = 9702;	/* the E810's largest frame less headers */
 	eth_hw_addr_set(ndev, mac);
@@ -156,21 +156,21 @@ int sim_netdev_create(struct sim_dev *sdev)
 		return err;
 	}
 	sdev->netdev = ndev;
-	spin_lock_irq(&sim_switch_lock);
-	list_add_tail(&sdev->port, &sim_switch_ports);
-	spin_unlock_irq(&sim_switch_lock);
+	spin_lock_irq(&isim_switch_lock);
+	list_add_tail(&sdev->port, &isim_switch_ports);
+	spin_unlock_irq(&isim_switch_lock);
 	return 0;
 }
 
 /**
- * sim_netdev_destroy - unregister and free the function's netdev
+ * isim_netdev_destroy - unregister and free the function's netdev
  * @sdev: the simulated function
  */
-void sim_netdev_destroy(struct sim_dev *sdev)
+void isim_netdev_destroy(struct isim_dev *sdev)
 {
-	spin_lock_irq(&sim_switch_lock);
+	spin_lock_irq(&isim_switch_lock);
 	list_del(&sdev->port);
-	spin_unlock_irq(&sim_switch_lock);
+	spin_unlock_irq(&isim_switch_lock);
 	unregister_netdev(sdev->netdev);
 	free_netdev(sdev->netdev);
 	sdev->netdev = NULL;

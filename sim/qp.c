@@ -12,14 +12,14 @@
 #include "trace.h"
 
 /* Read the context's fields the engine uses. */
-static int sim_qp_load_ctx(struct sim_dev *sdev, struct sim_qp *qp, u64 ctx_pa,
-			   bool cqs)
+static int isim_qp_load_ctx(struct isim_dev *sdev, struct isim_qp *qp, u64 ctx_pa,
+			    bool cqs)
 {
 	__le64 ctx[IRDMA_QP_CTX_SIZE / 8];
 	u64 q;
 	int i;
 
-	if (sim_dma_read(sdev, ctx_pa, ctx, sizeof(ctx)))
+	if (isim_dma_read(sdev, ctx_pa, ctx, sizeof(ctx)))
 		return -EFAULT;
 	trace_irdma_sim_qpctx(sdev->id, qp->id, ctx, ARRAY_SIZE(ctx));
 	q = le64_to_cpu(ctx[0]);
@@ -28,7 +28,7 @@ static int sim_qp_load_ctx(struct sim_dev *sdev, struct sim_qp *qp, u64 ctx_pa,
 		 FIELD_GET(IRDMA_QPC_PDIDX, le64_to_cpu(ctx[7]));
 	/* A push page must have been handed out. */
 	if ((q & IRDMA_QPC_PMENA) &&
-	    !sim_push_valid(sdev, FIELD_GET(IRDMA_QPC_PPIDX, q)))
+	    !isim_push_valid(sdev, FIELD_GET(IRDMA_QPC_PPIDX, q)))
 		return -EINVAL;
 	qp->srq = q & IRDMA_QPC_USE_SRQ ?
 		  FIELD_GET(IRDMA_QPC_SRQ_ID, le64_to_cpu(ctx[25])) : 0;
@@ -68,27 +68,27 @@ static int sim_qp_load_ctx(struct sim_dev *sdev, struct sim_qp *qp, u64 ctx_pa,
 }
 
 /**
- * sim_qp_create - CREATE_QP
+ * isim_qp_create - CREATE_QP
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion
  */
-void sim_qp_create(struct sim_dev *sdev, const __le64 *wqe,
-		   struct sim_cqp_result *res)
+void isim_qp_create(struct isim_dev *sdev, const __le64 *wqe,
+		    struct isim_cqp_result *res)
 {
 	u64 hdr = le64_to_cpu(wqe[3]);
 	u32 id = FIELD_GET(IRDMA_QPCMD_QPID, hdr);
 	u8 type = FIELD_GET(IRDMA_QPCMD_QPTYPE, hdr);
-	struct sim_qp *qp;
+	struct isim_qp *qp;
 
 	if (!sdev->hmc.committed || id >= sdev->hmc.cnt[IRDMA_HMC_QP] ||
 	    (type != IRDMA_QP_TYPE_ROCE_RC && type != IRDMA_QP_TYPE_ROCE_UD))
-		return sim_fail(res, SIM_MIN_BAD_PARAM);
+		return isim_fail(res, ISIM_MIN_BAD_PARAM);
 	if (xa_load(&sdev->qps, id))
-		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+		return isim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
 	qp = kzalloc(sizeof(*qp), GFP_KERNEL);
 	if (!qp)
-		return sim_fail(res, SIM_MIN_BAD_PARAM);
+		return isim_fail(res, ISIM_MIN_BAD_PARAM);
 	qp->id = id;
 	qp->type = type;
 	qp->state = FIELD_GET(IRDMA_QPCMD_NEXTIWSTATE, hdr);
@@ -100,51 +100,51 @@ void sim_qp_create(struct sim_dev *sdev, const __le64 *wqe,
 	qp->rq.virt = qp->sq.virt;
 	qp->sq.levels = 1;
 	qp->rq.levels = 1;
-	if (sim_qp_load_ctx(sdev, qp, le64_to_cpu(wqe[2]), true) ||
+	if (isim_qp_load_ctx(sdev, qp, le64_to_cpu(wqe[2]), true) ||
 	    qp->sq_size < 8 || qp->rq_size < 1 ||
 	    (!qp->sq.virt && (!qp->sq.base || !qp->rq.base)) ||
-	    !sim_cq_find(sdev, qp->scq) || !sim_cq_find(sdev, qp->rcq) ||
-	    sim_dma_write_qword(sdev, qp->shadow_pa, 0) ||
+	    !isim_cq_find(sdev, qp->scq) || !isim_cq_find(sdev, qp->rcq) ||
+	    isim_dma_write_qword(sdev, qp->shadow_pa, 0) ||
 	    xa_err(xa_store(&sdev->qps, id, qp, GFP_KERNEL))) {
 		kfree(qp);
-		sim_fail(res, SIM_MIN_BAD_PARAM);
+		isim_fail(res, ISIM_MIN_BAD_PARAM);
 	}
 }
 
 /* The QP a QP command's header names, or NULL. */
-static struct sim_qp *sim_qp_of_cmd(struct sim_dev *sdev, const __le64 *wqe)
+static struct isim_qp *isim_qp_of_cmd(struct isim_dev *sdev, const __le64 *wqe)
 {
 	return xa_load(&sdev->qps, FIELD_GET(IRDMA_QPCMD_QPID, le64_to_cpu(wqe[3])));
 }
 
 /**
- * sim_qp_modify - MODIFY_QP
+ * isim_qp_modify - MODIFY_QP
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion
  */
-void sim_qp_modify(struct sim_dev *sdev, const __le64 *wqe,
-		   struct sim_cqp_result *res)
+void isim_qp_modify(struct isim_dev *sdev, const __le64 *wqe,
+		    struct isim_cqp_result *res)
 {
 	u64 hdr = le64_to_cpu(wqe[3]);
-	struct sim_qp *qp = sim_qp_of_cmd(sdev, wqe);
+	struct isim_qp *qp = isim_qp_of_cmd(sdev, wqe);
 	u8 from;
 
 	if (!qp)
-		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
-	if (sim_qp_load_ctx(sdev, qp, le64_to_cpu(wqe[2]),
-			    !!(hdr & IRDMA_QPCMD_CQNUMVALID)))
-		return sim_fail(res, SIM_MIN_BAD_PARAM);
+		return isim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+	if (isim_qp_load_ctx(sdev, qp, le64_to_cpu(wqe[2]),
+			     !!(hdr & IRDMA_QPCMD_CQNUMVALID)))
+		return isim_fail(res, ISIM_MIN_BAD_PARAM);
 	from = qp->state;
 	qp->state = FIELD_GET(IRDMA_QPCMD_NEXTIWSTATE, hdr);
 	/* Its SQ drained (the model runs WQEs to the end): the QP says so. */
 	if (from == IRDMA_QPS_RTS && qp->state == IRDMA_QPS_SQD)
-		sim_aeq_post_qp(sdev, IRDMA_AE_QP_SUSPEND_COMPLETE, qp->id,
-				IRDMA_AE_SOURCE_RSVD, 0, qp->state);
+		isim_aeq_post_qp(sdev, IRDMA_AE_QP_SUSPEND_COMPLETE, qp->id,
+				 IRDMA_AE_SOURCE_RSVD, 0, qp->state);
 }
 
 /**
- * sim_qp_suspend - SUSPEND_QP: stop a QP's SQ, as for a change of the
+ * isim_qp_suspend - SUSPEND_QP: stop a QP's SQ, as for a change of the
  *	port's traffic classes
  * @sdev: the simulated function
  * @wqe: the command (the QP in the header)
@@ -153,21 +153,21 @@ void sim_qp_modify(struct sim_dev *sdev, const __le64 *wqe,
  * The SQ takes no WQE until RESUME_QP; the QP reports the suspension with
  * IRDMA_AE_QP_SUSPEND_COMPLETE, whatever its state.
  */
-void sim_qp_suspend(struct sim_dev *sdev, const __le64 *wqe,
-		    struct sim_cqp_result *res)
+void isim_qp_suspend(struct isim_dev *sdev, const __le64 *wqe,
+		     struct isim_cqp_result *res)
 {
-	struct sim_qp *qp = sim_qp_of_cmd(sdev, wqe);
+	struct isim_qp *qp = isim_qp_of_cmd(sdev, wqe);
 
 	if (!qp)
-		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+		return isim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
 	qp->suspended = true;
 	sdev->stats.qps_suspended++;
-	sim_aeq_post_qp(sdev, IRDMA_AE_QP_SUSPEND_COMPLETE, qp->id,
-			IRDMA_AE_SOURCE_RSVD, 0, qp->state);
+	isim_aeq_post_qp(sdev, IRDMA_AE_QP_SUSPEND_COMPLETE, qp->id,
+			 IRDMA_AE_SOURCE_RSVD, 0, qp->state);
 }
 
 /**
- * sim_qp_resume - RESUME_QP: let a QP's SQ run again, through the queue
+ * isim_qp_resume - RESUME_QP: let a QP's SQ run again, through the queue
  *	set qword 2 names
  * @sdev: the simulated function
  * @wqe: the command
@@ -176,13 +176,13 @@ void sim_qp_suspend(struct sim_dev *sdev, const __le64 *wqe,
  * A QP that was not suspended takes it too (a driver resumes every QP
  * after a change, whether or not its suspension was reported).
  */
-void sim_qp_resume(struct sim_dev *sdev, const __le64 *wqe,
-		   struct sim_cqp_result *res)
+void isim_qp_resume(struct isim_dev *sdev, const __le64 *wqe,
+		    struct isim_cqp_result *res)
 {
-	struct sim_qp *qp = sim_qp_of_cmd(sdev, wqe);
+	struct isim_qp *qp = isim_qp_of_cmd(sdev, wqe);
 
 	if (!qp)
-		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+		return isim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
 	qp->qs_handle = FIELD_GET(IRDMA_CQPSQ_RESUMEQP_QSHANDLE,
 				  le64_to_cpu(wqe[2]));
 	qp->suspended = false;
@@ -190,49 +190,49 @@ void sim_qp_resume(struct sim_dev *sdev, const __le64 *wqe,
 }
 
 /**
- * sim_qp_destroy - DESTROY_QP
+ * isim_qp_destroy - DESTROY_QP
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion
  */
-void sim_qp_destroy(struct sim_dev *sdev, const __le64 *wqe,
-		    struct sim_cqp_result *res)
+void isim_qp_destroy(struct isim_dev *sdev, const __le64 *wqe,
+		     struct isim_cqp_result *res)
 {
-	struct sim_qp *qp = xa_erase(&sdev->qps,
+	struct isim_qp *qp = xa_erase(&sdev->qps,
 				     FIELD_GET(IRDMA_QPCMD_QPID, le64_to_cpu(wqe[3])));
 
 	if (!qp)
-		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+		return isim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
 	kfree(qp);
 }
 
 /**
- * sim_qps_destroy_all - forget every QP (function reset)
+ * isim_qps_destroy_all - forget every QP (function reset)
  * @sdev: the simulated function
  */
-void sim_qps_destroy_all(struct sim_dev *sdev)
+void isim_qps_destroy_all(struct isim_dev *sdev)
 {
-	sim_xa_free_all(&sdev->qps);
+	isim_xa_free_all(&sdev->qps);
 }
 
 /* Where SQ quantum @idx, or RQ WQE @idx, lives. */
-int sim_sq_addr(struct sim_dev *sdev, struct sim_qp *qp, u32 idx, u64 *pa)
+int isim_sq_addr(struct isim_dev *sdev, struct isim_qp *qp, u32 idx, u64 *pa)
 {
-	return sim_ring_pa(sdev, &qp->sq, (u64)idx * IRDMA_WQE_QUANTUM_SIZE, pa);
+	return isim_ring_pa(sdev, &qp->sq, (u64)idx * IRDMA_WQE_QUANTUM_SIZE, pa);
 }
 
-int sim_rq_addr(struct sim_dev *sdev, struct sim_qp *qp, u32 idx, u64 *pa)
+int isim_rq_addr(struct isim_dev *sdev, struct isim_qp *qp, u32 idx, u64 *pa)
 {
-	return sim_ring_pa(sdev, &qp->rq,
+	return isim_ring_pa(sdev, &qp->rq,
 			   ((u64)idx << qp->rq_shift) * IRDMA_WQE_QUANTUM_SIZE, pa);
 }
 
-u64 sim_sq_wqe_hdr(struct sim_dev *sdev, struct sim_qp *qp, u32 idx)
+u64 isim_sq_wqe_hdr(struct isim_dev *sdev, struct isim_qp *qp, u32 idx)
 {
 	u64 hdr = 0, pa;
 
-	if (!sim_sq_addr(sdev, qp, idx, &pa))
-		sim_dma_read_qword(sdev, pa + 24, &hdr);
+	if (!isim_sq_addr(sdev, qp, idx, &pa))
+		isim_dma_read_qword(sdev, pa + 24, &hdr);
 	return hdr;
 }
 
@@ -241,25 +241,25 @@ u64 sim_sq_wqe_hdr(struct sim_dev *sdev, struct sim_qp *qp, u32 idx)
  * carry the WQE's wr_id in qword 1 (already there) instead of the QP's
  * context.
  */
-void sim_qp_complete(struct sim_dev *sdev, struct sim_qp *qp, bool sq,
-		     u64 *cqe, const u64 *ext)
+void isim_qp_complete(struct isim_dev *sdev, struct isim_qp *qp, bool sq,
+		      u64 *cqe, const u64 *ext)
 {
-	struct sim_cq *cq = sim_cq_find(sdev, sq ? qp->scq : qp->rcq);
+	struct isim_cq *cq = isim_cq_find(sdev, sq ? qp->scq : qp->rcq);
 
 	if (!(cqe[3] & IRDMA_CQE_SRQ))
 		cqe[1] = qp->compl_ctx;
 	cqe[2] |= FIELD_PREP(IRDMA_CQE_QPID, qp->id);
 	cqe[3] |= FIELD_PREP(IRDMA_CQE_SQ, sq);
-	if (!cq || (ext ? sim_cq_post_ext(sdev, cq, cqe, ext) :
-			  sim_cq_post(sdev, cq, cqe))) {
+	if (!cq || (ext ? isim_cq_post_ext(sdev, cq, cqe, ext) :
+			  isim_cq_post(sdev, cq, cqe))) {
 		sdev->stats.cq_overflows++;
-		sim_aeq_post_qp(sdev, IRDMA_AE_CQ_OPERATION_ERROR, sq ? qp->scq : qp->rcq,
-				IRDMA_AE_SOURCE_CQ, 0, 0);
+		isim_aeq_post_qp(sdev, IRDMA_AE_CQ_OPERATION_ERROR, sq ? qp->scq : qp->rcq,
+				 IRDMA_AE_SOURCE_CQ, 0, 0);
 	}
 }
 
 /* Fragment @k of a WQE: address, length, key. */
-void sim_frag(const __le64 *wqe, u32 k, u64 *addr, u32 *len, u32 *stag)
+void isim_frag(const __le64 *wqe, u32 k, u64 *addr, u32 *len, u32 *stag)
 {
 	const __le64 *f = k ? wqe + 4 + 2 * (k - 1) : wqe;
 	u64 q1 = le64_to_cpu(f[1]);
@@ -273,31 +273,31 @@ void sim_frag(const __le64 *wqe, u32 k, u64 *addr, u32 *len, u32 *stag)
  * The fragments a WQE names. The E810 takes at most 13: more is a WQE
  * no driver writes, and their slots would lie past its 8 quanta.
  */
-int sim_wqe_frags(u64 hdr, u32 *frags)
+int isim_wqe_frags(u64 hdr, u32 *frags)
 {
 	*frags = FIELD_GET(IRDMA_WQE_ADDFRAGCNT, hdr) + 1;
 	return *frags > IRDMA_GEN2_MAX_WQ_FRAGS ? IRDMA_AE_WQE_INVALID_PARAMETER : 0;
 }
 
 /**
- * sim_qp_flush - FLUSH_WQES: one flush completion per queue that holds work
+ * isim_qp_flush - FLUSH_WQES: one flush completion per queue that holds work
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion; the minor code says which queue was flushed
  */
-void sim_qp_flush(struct sim_dev *sdev, const __le64 *wqe,
-		  struct sim_cqp_result *res)
+void isim_qp_flush(struct isim_dev *sdev, const __le64 *wqe,
+		   struct isim_cqp_result *res)
 {
 	u64 hdr = le64_to_cpu(wqe[3]), codes = le64_to_cpu(wqe[2]);
-	struct sim_qp *qp = xa_load(&sdev->qps, FIELD_GET(IRDMA_QPCMD_QPID, hdr));
+	struct isim_qp *qp = xa_load(&sdev->qps, FIELD_GET(IRDMA_QPCMD_QPID, hdr));
 	u64 cqe[4] = {};
 	u64 rqhdr = 0, pa;
 
 	if (!qp)
-		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+		return isim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
 	qp->state = IRDMA_QPS_ERROR;
 	if ((hdr & IRDMA_FLUSH_SQ) &&
-	    sim_valid(sim_sq_wqe_hdr(sdev, qp, qp->sq_tail), qp->sq_polarity)) {
+	    isim_valid(isim_sq_wqe_hdr(sdev, qp, qp->sq_tail), qp->sq_polarity)) {
 		/*
 		 * A flush completion's WQE index is not the queue's oldest WQE: the
 		 * stock driver never reads it there (it walks from its own tail), and
@@ -308,19 +308,19 @@ void sim_qp_flush(struct sim_dev *sdev, const __le64 *wqe,
 			 FIELD_PREP(IRDMA_CQE_MAJERR, FIELD_GET(IRDMA_FLUSH_SQMAJOR, codes)) |
 			 FIELD_PREP(IRDMA_CQE_MINERR, FIELD_GET(IRDMA_FLUSH_SQMINOR, codes)) |
 			 FIELD_PREP(IRDMA_CQE_WQEIDX, (qp->sq_tail + 1) % qp->sq_size);
-		sim_qp_complete(sdev, qp, true, cqe, NULL);
+		isim_qp_complete(sdev, qp, true, cqe, NULL);
 		res->min = IRDMA_FLUSH_DONE_SQ;
 	}
-	if (!sim_rq_addr(sdev, qp, qp->rq_head, &pa))
-		sim_dma_read_qword(sdev, pa + 24, &rqhdr);
-	if ((hdr & IRDMA_FLUSH_RQ) && sim_valid(rqhdr, qp->rq_polarity)) {
+	if (!isim_rq_addr(sdev, qp, qp->rq_head, &pa))
+		isim_dma_read_qword(sdev, pa + 24, &rqhdr);
+	if ((hdr & IRDMA_FLUSH_RQ) && isim_valid(rqhdr, qp->rq_polarity)) {
 		memset(cqe, 0, sizeof(cqe));
 		cqe[3] = IRDMA_CQE_ERROR |
 			 FIELD_PREP(IRDMA_CQE_MAJERR, FIELD_GET(IRDMA_FLUSH_RQMAJOR, codes)) |
 			 FIELD_PREP(IRDMA_CQE_MINERR, FIELD_GET(IRDMA_FLUSH_RQMINOR, codes)) |
 			 FIELD_PREP(IRDMA_CQE_WQEIDX,
 				    ((qp->rq_head + 1) % qp->rq_size) << qp->rq_shift);
-		sim_qp_complete(sdev, qp, false, cqe, NULL);
+		isim_qp_complete(sdev, qp, false, cqe, NULL);
 		res->min = res->min ? 0 : IRDMA_FLUSH_DONE_RQ;
 	}
 }

@@ -3,21 +3,21 @@
  * What the QP files of the simulator share: qp.c (commands, contexts),
  * qp_tx.c (sending) and qp_rx.c (receiving).
  */
-#ifndef SIM_QP_H
-#define SIM_QP_H
+#ifndef ISIM_QP_H
+#define ISIM_QP_H
 
 #include "sim.h"
 
-#define SIM_SQ_BUDGET		64	/* WQEs per QP per engine step */
-#define SIM_SHORT_MSG		4096	/* bytes a process moves itself */
-#define SIM_MAX_MSG		(64U << 20)
-#define SIM_GRH_SIZE		40
-#define SIM_RNR_DELAY		msecs_to_jiffies(1)
-#define SIM_RNR_FOREVER		7
-#define SIM_QKEY_USE_QP		BIT(31)
+#define ISIM_SQ_BUDGET		64	/* WQEs per QP per engine step */
+#define ISIM_SHORT_MSG		4096	/* bytes a process moves itself */
+#define ISIM_MAX_MSG		(64U << 20)
+#define ISIM_GRH_SIZE		40
+#define ISIM_RNR_DELAY		msecs_to_jiffies(1)
+#define ISIM_RNR_FOREVER		7
+#define ISIM_QKEY_USE_QP		BIT(31)
 
 /**
- * struct sim_msg - a message on its way to a receive queue
+ * struct isim_msg - a message on its way to a receive queue
  * @op: the BTH opcode the receive completion reports
  * @data: the payload
  * @len: its length
@@ -29,7 +29,7 @@
  * @src_dev: its function
  * @ah: the address handle (UD)
  */
-struct sim_msg {
+struct isim_msg {
 	u8 op;
 	const u8 *data;
 	u32 len;
@@ -37,13 +37,13 @@ struct sim_msg {
 	u32 imm;
 	u32 inv_stag;
 	bool solicited;
-	const struct sim_qp *src;
-	struct sim_dev *src_dev;
-	const struct sim_ah *ah;
+	const struct isim_qp *src;
+	struct isim_dev *src_dev;
+	const struct isim_ah *ah;
 };
 
 /* Outcome of one WQE: try again (peer busy, or RNR), or the errors. */
-struct sim_result {
+struct isim_result {
 	bool busy;
 	bool retry;
 	u16 req_ae;
@@ -56,36 +56,36 @@ struct sim_result {
 
 /*
  * How an SQ is run, and what came of it: @short_only for a process running
- * its own SQ (sim_engine_run_sq()), which leaves WQEs that move much data,
+ * its own SQ (isim_engine_run_sq()), which leaves WQEs that move much data,
  * setting @backlog; @quick if a WQE run keeps the threads quick to answer
- * (see sim_engine_step()).
+ * (see isim_engine_step()).
  */
-struct sim_sq_pass {
+struct isim_sq_pass {
 	bool short_only;
 	bool backlog;
 	bool quick;
 };
 
-static inline bool sim_valid(u64 word, bool polarity)
+static inline bool isim_valid(u64 word, bool polarity)
 {
 	return !!(word & IRDMA_WQE_VALID) == polarity;
 }
 
 /* qp.c */
-int sim_sq_addr(struct sim_dev *sdev, struct sim_qp *qp, u32 idx, u64 *pa);
-int sim_rq_addr(struct sim_dev *sdev, struct sim_qp *qp, u32 idx, u64 *pa);
-u64 sim_sq_wqe_hdr(struct sim_dev *sdev, struct sim_qp *qp, u32 idx);
-void sim_qp_complete(struct sim_dev *sdev, struct sim_qp *qp, bool sq,
-		     u64 *cqe, const u64 *ext);
-void sim_frag(const __le64 *wqe, u32 k, u64 *addr, u32 *len, u32 *stag);
-int sim_wqe_frags(u64 hdr, u32 *frags);
+int isim_sq_addr(struct isim_dev *sdev, struct isim_qp *qp, u32 idx, u64 *pa);
+int isim_rq_addr(struct isim_dev *sdev, struct isim_qp *qp, u32 idx, u64 *pa);
+u64 isim_sq_wqe_hdr(struct isim_dev *sdev, struct isim_qp *qp, u32 idx);
+void isim_qp_complete(struct isim_dev *sdev, struct isim_qp *qp, bool sq,
+		      u64 *cqe, const u64 *ext);
+void isim_frag(const __le64 *wqe, u32 k, u64 *addr, u32 *len, u32 *stag);
+int isim_wqe_frags(u64 hdr, u32 *frags);
 
 /* qp_rx.c */
-int sim_recv_peek(struct sim_dev *sdev, struct sim_qp *qp, __le64 *wqe,
-		  u32 *idx);
-void sim_deliver(struct sim_dev *dst, struct sim_qp *qp,
-		 const struct sim_msg *msg, struct sim_result *r);
-bool sim_ud_deliver(struct sim_dev *dst, u32 qpn, u32 qkey,
-		    const struct sim_msg *msg);
+int isim_recv_peek(struct isim_dev *sdev, struct isim_qp *qp, __le64 *wqe,
+		   u32 *idx);
+void isim_deliver(struct isim_dev *dst, struct isim_qp *qp,
+		  const struct isim_msg *msg, struct isim_result *r);
+bool isim_ud_deliver(struct isim_dev *dst, u32 qpn, u32 qkey,
+		     const struct isim_msg *msg);
 
-#endif /* SIM_QP_H */
+#endif /* ISIM_QP_H */

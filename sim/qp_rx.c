@@ -13,23 +13,23 @@
 #include "trace.h"
 
 /* The RQ WQE at the head, if the driver has posted one. */
-static int sim_rq_peek(struct sim_dev *sdev, struct sim_qp *qp, __le64 *wqe)
+static int isim_rq_peek(struct isim_dev *sdev, struct isim_qp *qp, __le64 *wqe)
 {
 	u64 base, hdr;
 
-	if (sim_rq_addr(sdev, qp, qp->rq_head, &base) ||
-	    sim_dma_read_qword(sdev, base + 24, &hdr))
+	if (isim_rq_addr(sdev, qp, qp->rq_head, &base) ||
+	    isim_dma_read_qword(sdev, base + 24, &hdr))
 		return -EFAULT;
-	if (!sim_valid(hdr, qp->rq_polarity))
+	if (!isim_valid(hdr, qp->rq_polarity))
 		return -EAGAIN;
 	/* The valid bit first: the rest was written before it. */
 	dma_rmb();
-	if (sim_dma_read(sdev, base, wqe, IRDMA_WQE_QUANTUM_SIZE << qp->rq_shift))
+	if (isim_dma_read(sdev, base, wqe, IRDMA_WQE_QUANTUM_SIZE << qp->rq_shift))
 		return -EFAULT;
 	return 0;
 }
 
-static void sim_rq_advance(struct sim_qp *qp)
+static void isim_rq_advance(struct isim_qp *qp)
 {
 	if (++qp->rq_head == qp->rq_size) {
 		qp->rq_head = 0;
@@ -41,46 +41,46 @@ static void sim_rq_advance(struct sim_qp *qp)
  * The receive WQE at the head of the QP's RQ or SRQ, and where the
  * completion says it was.
  */
-int sim_recv_peek(struct sim_dev *sdev, struct sim_qp *qp, __le64 *wqe,
-		  u32 *idx)
+int isim_recv_peek(struct isim_dev *sdev, struct isim_qp *qp, __le64 *wqe,
+		   u32 *idx)
 {
 	if (qp->srq)
-		return sim_srq_peek(sdev, qp->srq, qp->pd, wqe, idx);
+		return isim_srq_peek(sdev, qp->srq, qp->pd, wqe, idx);
 	*idx = qp->rq_head << qp->rq_shift;
-	return sim_rq_peek(sdev, qp, wqe);
+	return isim_rq_peek(sdev, qp, wqe);
 }
 
 /* The receive WQE at the head is taken, from the RQ or the SRQ. */
-static void sim_recv_advance(struct sim_dev *sdev, struct sim_qp *qp)
+static void isim_recv_advance(struct isim_dev *sdev, struct isim_qp *qp)
 {
 	if (qp->srq)
-		sim_srq_advance(sdev, qp->srq);
+		isim_srq_advance(sdev, qp->srq);
 	else
-		sim_rq_advance(qp);
+		isim_rq_advance(qp);
 }
 
 /* Scatter @len bytes into the fragments of a receive WQE. */
-static int sim_scatter(struct sim_dev *sdev, struct sim_qp *qp,
-		       const __le64 *wqe, const u8 *data, u32 len)
+static int isim_scatter(struct isim_dev *sdev, struct isim_qp *qp,
+			const __le64 *wqe, const u8 *data, u32 len)
 {
 	u32 frags, k, flen, stag, n;
 	u64 addr;
 	int err;
 
-	err = sim_wqe_frags(le64_to_cpu(wqe[3]), &frags);
+	err = isim_wqe_frags(le64_to_cpu(wqe[3]), &frags);
 	if (err)
 		return err;
 
 	for (k = 0; k < frags && len; k++) {
-		struct sim_access acc;
+		struct isim_access acc;
 
-		sim_frag(wqe, k, &addr, &flen, &stag);
+		isim_frag(wqe, k, &addr, &flen, &stag);
 		n = min(flen, len);
-		acc = (struct sim_access) {
+		acc = (struct isim_access) {
 			.stag = stag, .pd = qp->pd, .priv = qp->priv,
 			.rights = IRDMA_MR_RIGHT_LOCAL_WRITE,
 		};
-		err = sim_mem_copy(sdev, &acc, addr, (void *)data, n, true);
+		err = isim_mem_copy(sdev, &acc, addr, (void *)data, n, true);
 		if (err)
 			return err > 0 ? err : IRDMA_AE_AMP_BOUNDS_VIOLATION;
 		data += n;
@@ -92,14 +92,14 @@ static int sim_scatter(struct sim_dev *sdev, struct sim_qp *qp,
 /* The 40 bytes in front of a UD payload: a GRH, or an IPv4 header in its
  * last 20 bytes.
  */
-static void sim_build_grh(u8 *grh, const struct sim_msg *msg)
+static void isim_build_grh(u8 *grh, const struct isim_msg *msg)
 {
-	const struct sim_ah *ah = msg->ah;
+	const struct isim_ah *ah = msg->ah;
 	int i;
 
-	memset(grh, 0, SIM_GRH_SIZE);
+	memset(grh, 0, ISIM_GRH_SIZE);
 	if (ah->ipv4) {
-		struct iphdr *ip = (struct iphdr *)(grh + SIM_GRH_SIZE - sizeof(*ip));
+		struct iphdr *ip = (struct iphdr *)(grh + ISIM_GRH_SIZE - sizeof(*ip));
 
 		ip->version = 4;
 		ip->ihl = 5;
@@ -124,8 +124,8 @@ static void sim_build_grh(u8 *grh, const struct sim_msg *msg)
 }
 
 /* Deliver a message into the receiver's RQ, with its completion. */
-void sim_deliver(struct sim_dev *dst, struct sim_qp *qp,
-		 const struct sim_msg *msg, struct sim_result *r)
+void isim_deliver(struct isim_dev *dst, struct isim_qp *qp,
+		  const struct isim_msg *msg, struct isim_result *r)
 {
 	/* Slots past the WQE's own quanta read as empty fragments. */
 	__le64 wqe[IRDMA_MAX_QUANTA_PER_WR * 4] = {};
@@ -134,7 +134,7 @@ void sim_deliver(struct sim_dev *dst, struct sim_qp *qp,
 	u32 len = msg->len, idx;
 	int err;
 
-	err = sim_recv_peek(dst, qp, wqe, &idx);
+	err = isim_recv_peek(dst, qp, wqe, &idx);
 	/* An SRQ of another PD, or one that is gone. */
 	if (err == -EPERM || err == -ENOENT) {
 		r->resp_ae = IRDMA_AE_AMP_BAD_PD;
@@ -149,23 +149,23 @@ void sim_deliver(struct sim_dev *dst, struct sim_qp *qp,
 		return;
 	}
 	if (ud) {
-		u8 *buf = kmalloc(SIM_GRH_SIZE + msg->len, GFP_KERNEL);
+		u8 *buf = kmalloc(ISIM_GRH_SIZE + msg->len, GFP_KERNEL);
 
 		if (!buf)
 			return;
-		sim_build_grh(buf, msg);
-		memcpy(buf + SIM_GRH_SIZE, msg->data, msg->len);
-		len += SIM_GRH_SIZE;
-		err = sim_scatter(dst, qp, wqe, buf, len);
+		isim_build_grh(buf, msg);
+		memcpy(buf + ISIM_GRH_SIZE, msg->data, msg->len);
+		len += ISIM_GRH_SIZE;
+		err = isim_scatter(dst, qp, wqe, buf, len);
 		kfree(buf);
 	} else {
-		err = sim_scatter(dst, qp, wqe, msg->data, msg->len);
+		err = isim_scatter(dst, qp, wqe, msg->data, msg->len);
 	}
 	if (!err && msg->inv_stag && !ud)
-		err = sim_mr_invalidate(dst, msg->inv_stag, qp->pd, true);
+		err = isim_mr_invalidate(dst, msg->inv_stag, qp->pd, true);
 	if (err && ud) {
 		dst->stats.ud_dropped++;
-		sim_recv_advance(dst, qp);
+		isim_recv_advance(dst, qp);
 		return;
 	}
 	if (err) {
@@ -197,24 +197,24 @@ void sim_deliver(struct sim_dev *dst, struct sim_qp *qp,
 		ext[0] = FIELD_PREP(IRDMA_CQE_EXT_IMMDATA, msg->imm);
 		ext[3] |= IRDMA_CQE_EXT_IMMVALID;
 	}
-	sim_qp_complete(dst, qp, false, cqe, ext[3] ? ext : NULL);
+	isim_qp_complete(dst, qp, false, cqe, ext[3] ? ext : NULL);
 	trace_irdma_sim_wqe(dst->id, qp->id, qp->srq ? "srq" : "rq", qp->priv,
 			    wqe, 8);
-	sim_recv_advance(dst, qp);
+	isim_recv_advance(dst, qp);
 }
 
 /* Deliver a UD message to a QP if it takes the Q_Key. */
-bool sim_ud_deliver(struct sim_dev *dst, u32 qpn, u32 qkey,
-		    const struct sim_msg *msg)
+bool isim_ud_deliver(struct isim_dev *dst, u32 qpn, u32 qkey,
+		     const struct isim_msg *msg)
 {
-	struct sim_qp *dqp = xa_load(&dst->qps, qpn);
-	struct sim_result dr = {};
+	struct isim_qp *dqp = xa_load(&dst->qps, qpn);
+	struct isim_result dr = {};
 
 	if (!dqp || dqp->type != IRDMA_QP_TYPE_ROCE_UD || dqp->qkey != qkey ||
 	    (dqp->state != IRDMA_QPS_RTR && dqp->state != IRDMA_QPS_RTS)) {
 		dst->stats.ud_dropped++;
 		return false;
 	}
-	sim_deliver(dst, dqp, msg, &dr);
+	isim_deliver(dst, dqp, msg, &dr);
 	return true;
 }

@@ -17,31 +17,31 @@
 #include "qp.h"
 #include "trace.h"
 
-static LIST_HEAD(sim_peers);
-static DEFINE_SPINLOCK(sim_peers_lock);
+static LIST_HEAD(isim_peers);
+static DEFINE_SPINLOCK(isim_peers_lock);
 
 /**
- * sim_peer_add - let the fabric reach a function
+ * isim_peer_add - let the fabric reach a function
  * @sdev: the simulated function
  */
-void sim_peer_add(struct sim_dev *sdev)
+void isim_peer_add(struct isim_dev *sdev)
 {
-	spin_lock(&sim_peers_lock);
-	list_add_tail(&sdev->peer, &sim_peers);
-	spin_unlock(&sim_peers_lock);
+	spin_lock(&isim_peers_lock);
+	list_add_tail(&sdev->peer, &isim_peers);
+	spin_unlock(&isim_peers_lock);
 }
 
 /**
- * sim_peer_del - take a function off the fabric
+ * isim_peer_del - take a function off the fabric
  * @sdev: the simulated function
  *
  * A peer delivering to it right now finishes first.
  */
-void sim_peer_del(struct sim_dev *sdev)
+void isim_peer_del(struct isim_dev *sdev)
 {
-	spin_lock(&sim_peers_lock);
+	spin_lock(&isim_peers_lock);
 	list_del_init(&sdev->peer);
-	spin_unlock(&sim_peers_lock);
+	spin_unlock(&isim_peers_lock);
 	mutex_lock(&sdev->engine_lock);
 	mutex_unlock(&sdev->engine_lock);
 }
@@ -51,7 +51,7 @@ void sim_peer_del(struct sim_dev *sdev)
  * steers RoCE there (the VSI's RDMA filter); otherwise it goes to the LAN
  * queues, where nobody takes it.
  */
-static bool sim_rx_filtered(struct sim_dev *dst)
+static bool isim_rx_filtered(struct isim_dev *dst)
 {
 	if (READ_ONCE(dst->lan.rdma_filter))
 		return false;
@@ -63,41 +63,41 @@ static bool sim_rx_filtered(struct sim_dev *dst)
  * The function owning @mac, locked, if its engine takes RoCE packets;
  * ERR_PTR(-EAGAIN) if it is busy.
  */
-static struct sim_dev *sim_peer_get(struct sim_dev *self, const u8 *mac)
+static struct isim_dev *isim_peer_get(struct isim_dev *self, const u8 *mac)
 {
-	struct sim_dev *p, *found = NULL;
+	struct isim_dev *p, *found = NULL;
 
 	if (ether_addr_equal(self->netdev->dev_addr, mac))
-		return sim_rx_filtered(self) ? NULL : self;
-	spin_lock(&sim_peers_lock);
-	list_for_each_entry(p, &sim_peers, peer) {
+		return isim_rx_filtered(self) ? NULL : self;
+	spin_lock(&isim_peers_lock);
+	list_for_each_entry(p, &isim_peers, peer) {
 		if (p == self || !ether_addr_equal(p->netdev->dev_addr, mac))
 			continue;
 		found = mutex_trylock(&p->engine_lock) ? p : ERR_PTR(-EAGAIN);
 		break;
 	}
-	spin_unlock(&sim_peers_lock);
-	if (!IS_ERR_OR_NULL(found) && sim_rx_filtered(found)) {
+	spin_unlock(&isim_peers_lock);
+	if (!IS_ERR_OR_NULL(found) && isim_rx_filtered(found)) {
 		mutex_unlock(&found->engine_lock);
 		found = NULL;
 	}
 	return found;
 }
 
-static void sim_peer_put(struct sim_dev *self, struct sim_dev *peer)
+static void isim_peer_put(struct isim_dev *self, struct isim_dev *peer)
 {
 	if (peer != self)
 		mutex_unlock(&peer->engine_lock);
 }
 
-#define SIM_WIRE_MTU		4096
-#define SIM_ROCE_OVERHEAD	(8 + 12 + 4)	/* UDP, BTH, ICRC */
+#define ISIM_WIRE_MTU		4096
+#define ISIM_ROCE_OVERHEAD	(8 + 12 + 4)	/* UDP, BTH, ICRC */
 
 /* Count @len bytes of payload as the packets the wire MTU makes them. */
-static void sim_count_pkts(struct sim_dev *sdev, bool ipv4, u32 len, bool tx)
+static void isim_count_pkts(struct isim_dev *sdev, bool ipv4, u32 len, bool tx)
 {
-	u32 pkts = max_t(u32, DIV_ROUND_UP(len, SIM_WIRE_MTU), 1);
-	u64 octs = len + (u64)pkts * ((ipv4 ? 20 : 40) + SIM_ROCE_OVERHEAD);
+	u32 pkts = max_t(u32, DIV_ROUND_UP(len, ISIM_WIRE_MTU), 1);
+	u64 octs = len + (u64)pkts * ((ipv4 ? 20 : 40) + ISIM_ROCE_OVERHEAD);
 	u64 *c = sdev->counters;
 
 	if (tx) {
@@ -112,7 +112,7 @@ static void sim_count_pkts(struct sim_dev *sdev, bool ipv4, u32 len, bool tx)
 }
 
 /**
- * sim_count_msg - count a message in the function's statistics
+ * isim_count_msg - count a message in the function's statistics
  * @sdev: the simulated function
  * @ipv4: it travels over IPv4 (else IPv6)
  * @len: its payload
@@ -123,13 +123,13 @@ static void sim_count_pkts(struct sim_dev *sdev, bool ipv4, u32 len, bool tx)
  * A message is as many packets as the wire MTU makes it. An RDMA read is
  * a one-packet request one way and its data the other.
  */
-void sim_count_msg(struct sim_dev *sdev, bool ipv4, u32 len, bool tx, int rdma)
+void isim_count_msg(struct isim_dev *sdev, bool ipv4, u32 len, bool tx, int rdma)
 {
 	if (rdma == IRDMA_STAT_RDMATXRDS) {
-		sim_count_pkts(sdev, ipv4, 0, tx);
-		sim_count_pkts(sdev, ipv4, len, !tx);
+		isim_count_pkts(sdev, ipv4, 0, tx);
+		isim_count_pkts(sdev, ipv4, len, !tx);
 	} else {
-		sim_count_pkts(sdev, ipv4, len, tx);
+		isim_count_pkts(sdev, ipv4, len, tx);
 	}
 	if (rdma < 0)
 		return;
@@ -139,7 +139,7 @@ void sim_count_msg(struct sim_dev *sdev, bool ipv4, u32 len, bool tx, int rdma)
 	sdev->counters[rdma]++;
 }
 
-static int sim_rdma_stat(u8 op)
+static int isim_rdma_stat(u8 op)
 {
 	switch (op) {
 	case IRDMA_WQEOP_RDMA_WRITE:
@@ -154,8 +154,8 @@ static int sim_rdma_stat(u8 op)
 }
 
 /* Gather the data of a send or write from the local fragments. */
-static int sim_gather(struct sim_dev *sdev, struct sim_qp *qp,
-		      const __le64 *wqe, u32 first, u32 frags, u8 **data,
+static int isim_gather(struct isim_dev *sdev, struct isim_qp *qp,
+		       const __le64 *wqe, u32 first, u32 frags, u8 **data,
 		      u32 *len)
 {
 	u32 k, flen, stag, off = 0;
@@ -165,23 +165,23 @@ static int sim_gather(struct sim_dev *sdev, struct sim_qp *qp,
 
 	/* Up to 13 fragments of up to 2^31 - 1 bytes: no u64 wraps. */
 	for (k = first; k < frags; k++) {
-		sim_frag(wqe, k, &addr, &flen, &stag);
+		isim_frag(wqe, k, &addr, &flen, &stag);
 		total += flen;
 	}
-	if (total > SIM_MAX_MSG)
+	if (total > ISIM_MAX_MSG)
 		return IRDMA_AE_UDA_XMIT_DGRAM_TOO_LONG;
 	buf = kvmalloc(max_t(u64, total, 1), GFP_KERNEL);
 	if (!buf)
 		return IRDMA_AE_LCE_QP_CATASTROPHIC;
 	for (k = first; k < frags; k++) {
-		struct sim_access acc;
+		struct isim_access acc;
 
-		sim_frag(wqe, k, &addr, &flen, &stag);
-		acc = (struct sim_access) {
+		isim_frag(wqe, k, &addr, &flen, &stag);
+		acc = (struct isim_access) {
 			.stag = stag, .pd = qp->pd, .priv = qp->priv,
 			.rights = IRDMA_MR_RIGHT_LOCAL_READ,
 		};
-		err = sim_mem_copy(sdev, &acc, addr, buf + off, flen, false);
+		err = isim_mem_copy(sdev, &acc, addr, buf + off, flen, false);
 		if (err) {
 			kvfree(buf);
 			return err > 0 ? err : IRDMA_AE_AMP_BOUNDS_VIOLATION;
@@ -194,7 +194,7 @@ static int sim_gather(struct sim_dev *sdev, struct sim_qp *qp,
 }
 
 /* Inline data: 8 bytes in quantum 0, then 31 per quantum. */
-static u8 *sim_inline(const __le64 *wqe, u32 len)
+static u8 *isim_inline(const __le64 *wqe, u32 len)
 {
 	const u8 *q0 = (const u8 *)&wqe[1], *rest = (const u8 *)wqe + 32;
 	u8 *buf = kmalloc(max(len, 1U), GFP_KERNEL);
@@ -211,28 +211,28 @@ static u8 *sim_inline(const __le64 *wqe, u32 len)
 }
 
 /* The peer an RC QP talks to, by its ARP entry's MAC address. */
-static struct sim_dev *sim_rc_peer(struct sim_dev *sdev, struct sim_qp *qp,
-				   struct sim_qp **peer_qp)
+static struct isim_dev *isim_rc_peer(struct isim_dev *sdev, struct isim_qp *qp,
+				     struct isim_qp **peer_qp)
 {
-	struct sim_dev *dst;
+	struct isim_dev *dst;
 	u8 mac[ETH_ALEN];
 
-	if (qp->arp_idx >= SIM_MAX_ARPS || !test_bit(qp->arp_idx, sdev->hmc.arp_valid))
+	if (qp->arp_idx >= ISIM_MAX_ARPS || !test_bit(qp->arp_idx, sdev->hmc.arp_valid))
 		return NULL;
 	u64_to_ether_addr(sdev->hmc.arp[qp->arp_idx], mac);
-	dst = sim_peer_get(sdev, mac);
+	dst = isim_peer_get(sdev, mac);
 	if (IS_ERR_OR_NULL(dst))
 		return dst;
 	*peer_qp = xa_load(&dst->qps, qp->dest_qp);
 	if (!*peer_qp || (*peer_qp)->type != IRDMA_QP_TYPE_ROCE_RC ||
 	    ((*peer_qp)->state != IRDMA_QPS_RTR && (*peer_qp)->state != IRDMA_QPS_RTS)) {
-		sim_peer_put(sdev, dst);
+		isim_peer_put(sdev, dst);
 		return NULL;
 	}
 	return dst;
 }
 
-static u8 sim_recv_op(u8 op, bool imm)
+static u8 isim_recv_op(u8 op, bool imm)
 {
 	switch (op) {
 	case IRDMA_WQEOP_SEND_INV:
@@ -246,69 +246,69 @@ static u8 sim_recv_op(u8 op, bool imm)
 	}
 }
 
-static bool sim_ip_is_mcast(const struct sim_ah *ah)
+static bool isim_ip_is_mcast(const struct isim_ah *ah)
 {
 	return ah->ipv4 ? (ah->dest_ip[3] >> 28) == 0xe : (ah->dest_ip[0] >> 24) == 0xff;
 }
 
 /* Multicast: every member QP of every function's group for the address. */
-static void sim_exec_mcast(struct sim_dev *sdev, u32 qkey, struct sim_msg *msg)
+static void isim_exec_mcast(struct isim_dev *sdev, u32 qkey, struct isim_msg *msg)
 {
-	const struct sim_ah *ah = msg->ah;
+	const struct isim_ah *ah = msg->ah;
 	u32 key[4] = { ah->ipv4 ? ah->dest_ip[3] : ah->dest_ip[0],
 		       ah->ipv4 ? 0 : ah->dest_ip[1], ah->ipv4 ? 0 : ah->dest_ip[2],
 		       ah->ipv4 ? 0 : ah->dest_ip[3] };
-	struct sim_dev *dst, *devs[SIM_MAX_DEVICES];
-	struct sim_mg *mg;
+	struct isim_dev *dst, *devs[ISIM_MAX_DEVICES];
+	struct isim_mg *mg;
 	unsigned long id;
 	int n = 0, i;
 	u32 q;
 
 	devs[n++] = sdev;
-	spin_lock(&sim_peers_lock);
-	list_for_each_entry(dst, &sim_peers, peer)
-		if (dst != sdev && n < SIM_MAX_DEVICES && mutex_trylock(&dst->engine_lock))
+	spin_lock(&isim_peers_lock);
+	list_for_each_entry(dst, &isim_peers, peer)
+		if (dst != sdev && n < ISIM_MAX_DEVICES && mutex_trylock(&dst->engine_lock))
 			devs[n++] = dst;
-	spin_unlock(&sim_peers_lock);
+	spin_unlock(&isim_peers_lock);
 
 	for (i = 0; i < n; i++) {
 		dst = devs[i];
-		if (sim_rx_filtered(dst)) {
-			sim_peer_put(sdev, dst);
+		if (isim_rx_filtered(dst)) {
+			isim_peer_put(sdev, dst);
 			continue;
 		}
 		xa_for_each(&dst->mgs, id, mg) {
 			if (memcmp(mg->ip, key, sizeof(key)))
 				continue;
 			for (q = 0; q < mg->count; q++)
-				if (sim_ud_deliver(dst, mg->qp[q], qkey, msg))
+				if (isim_ud_deliver(dst, mg->qp[q], qkey, msg))
 					dst->counters[ah->ipv4 ? IRDMA_STAT_IP4RXMCPKTS :
 						      IRDMA_STAT_IP6RXMCPKTS]++;
 		}
-		sim_peer_put(sdev, dst);
+		isim_peer_put(sdev, dst);
 	}
 	sdev->counters[ah->ipv4 ? IRDMA_STAT_IP4TXMCPKTS : IRDMA_STAT_IP6TXMCPKTS]++;
 }
 
 /* UD: the AH names the destination function, the WQE the QP. */
-static void sim_exec_ud(struct sim_dev *sdev, struct sim_qp *qp,
-			const __le64 *wqe, struct sim_msg *msg,
-			struct sim_result *r)
+static void isim_exec_ud(struct isim_dev *sdev, struct isim_qp *qp,
+			 const __le64 *wqe, struct isim_msg *msg,
+			struct isim_result *r)
 {
 	u64 q2 = le64_to_cpu(wqe[2]);
 	u32 qkey = FIELD_GET(IRDMA_WQE_DESTQKEY, q2);
-	struct sim_dev *dst;
+	struct isim_dev *dst;
 	u8 mac[ETH_ALEN];
 
 	/* A Q_Key with its top bit set means the sending QP's own. */
-	if (qkey & SIM_QKEY_USE_QP)
+	if (qkey & ISIM_QKEY_USE_QP)
 		qkey = qp->qkey;
-	msg->ah = sim_ah_get(sdev, FIELD_GET(IRDMA_WQE_AHID, le64_to_cpu(wqe[3])));
-	if (msg->ah && msg->ah->pd == qp->pd && sim_ip_is_mcast(msg->ah)) {
+	msg->ah = isim_ah_get(sdev, FIELD_GET(IRDMA_WQE_AHID, le64_to_cpu(wqe[3])));
+	if (msg->ah && msg->ah->pd == qp->pd && isim_ip_is_mcast(msg->ah)) {
 		r->ipv4 = msg->ah->ipv4;
-		return sim_exec_mcast(sdev, qkey, msg);
+		return isim_exec_mcast(sdev, qkey, msg);
 	}
-	if (!msg->ah || msg->ah->arp_idx >= SIM_MAX_ARPS ||
+	if (!msg->ah || msg->ah->arp_idx >= ISIM_MAX_ARPS ||
 	    !test_bit(msg->ah->arp_idx, sdev->hmc.arp_valid)) {
 		r->req_ae = IRDMA_AE_INVALID_AH_ENTRY;
 		return;
@@ -318,7 +318,7 @@ static void sim_exec_ud(struct sim_dev *sdev, struct sim_qp *qp,
 		return;
 	}
 	u64_to_ether_addr(sdev->hmc.arp[msg->ah->arp_idx], mac);
-	dst = sim_peer_get(sdev, mac);
+	dst = isim_peer_get(sdev, mac);
 	if (IS_ERR(dst)) {
 		r->busy = true;
 		return;
@@ -327,19 +327,19 @@ static void sim_exec_ud(struct sim_dev *sdev, struct sim_qp *qp,
 		sdev->stats.ud_dropped++;
 		return;		/* nobody there: the datagram is lost */
 	}
-	if (sim_ud_deliver(dst, FIELD_GET(IRDMA_WQE_DESTQPN, q2), qkey, msg))
-		sim_count_msg(dst, msg->ah->ipv4, msg->len, false, IRDMA_STAT_RDMATXSNDS);
+	if (isim_ud_deliver(dst, FIELD_GET(IRDMA_WQE_DESTQPN, q2), qkey, msg))
+		isim_count_msg(dst, msg->ah->ipv4, msg->len, false, IRDMA_STAT_RDMATXSNDS);
 	r->ipv4 = msg->ah->ipv4;
-	sim_peer_put(sdev, dst);
+	isim_peer_put(sdev, dst);
 }
 
 /* An RDMA read: fetch from the peer, scatter locally. */
-static void sim_exec_read(struct sim_dev *sdev, struct sim_qp *qp,
-			  const __le64 *wqe, struct sim_dev *dst,
-			  struct sim_qp *dqp, struct sim_result *r)
+static void isim_exec_read(struct isim_dev *sdev, struct isim_qp *qp,
+			   const __le64 *wqe, struct isim_dev *dst,
+			  struct isim_qp *dqp, struct isim_result *r)
 {
 	u32 frags = FIELD_GET(IRDMA_WQE_ADDFRAGCNT, le64_to_cpu(wqe[3])) + 1;
-	struct sim_access racc = {
+	struct isim_access racc = {
 		.stag = FIELD_GET(IRDMA_WQE_REMSTAG, le64_to_cpu(wqe[3])),
 		.pd = dqp->pd,
 		.rights = IRDMA_MR_RIGHT_REMOTE_READ,
@@ -349,12 +349,12 @@ static void sim_exec_read(struct sim_dev *sdev, struct sim_qp *qp,
 	u8 *buf;
 	int err;
 
-	/* sim_exec() bounded the fragments: no u64 wraps. */
+	/* isim_exec() bounded the fragments: no u64 wraps. */
 	for (k = 0; k < frags; k++) {
-		sim_frag(wqe, k, &addr, &flen, &stag);
+		isim_frag(wqe, k, &addr, &flen, &stag);
 		total += flen;
 	}
-	if (total > SIM_MAX_MSG) {
+	if (total > ISIM_MAX_MSG) {
 		r->req_ae = IRDMA_AE_UDA_XMIT_DGRAM_TOO_LONG;
 		return;
 	}
@@ -363,7 +363,7 @@ static void sim_exec_read(struct sim_dev *sdev, struct sim_qp *qp,
 		r->busy = true;
 		return;
 	}
-	err = sim_mem_copy(dst, &racc, raddr, buf, total, false);
+	err = isim_mem_copy(dst, &racc, raddr, buf, total, false);
 	if (err) {
 		r->req_ae = IRDMA_AE_IB_REMOTE_ACCESS_ERROR;
 		r->resp_ae = err > 0 ? err : IRDMA_AE_AMP_BOUNDS_VIOLATION;
@@ -371,14 +371,14 @@ static void sim_exec_read(struct sim_dev *sdev, struct sim_qp *qp,
 	}
 	total = 0;
 	for (k = 0; k < frags; k++) {
-		struct sim_access acc;
+		struct isim_access acc;
 
-		sim_frag(wqe, k, &addr, &flen, &stag);
-		acc = (struct sim_access) {
+		isim_frag(wqe, k, &addr, &flen, &stag);
+		acc = (struct isim_access) {
 			.stag = stag, .pd = qp->pd, .priv = qp->priv,
 			.rights = IRDMA_MR_RIGHT_LOCAL_WRITE,
 		};
-		err = sim_mem_copy(sdev, &acc, addr, buf + total, flen, true);
+		err = isim_mem_copy(sdev, &acc, addr, buf + total, flen, true);
 		if (err) {
 			r->req_ae = err > 0 ? err : IRDMA_AE_AMP_BOUNDS_VIOLATION;
 			break;
@@ -391,12 +391,12 @@ out:
 }
 
 /* A send or RDMA write (with its data gathered) on an RC QP. */
-static void sim_exec_rc(struct sim_dev *sdev, struct sim_qp *qp, u8 op,
-			const __le64 *wqe, struct sim_msg *msg,
-			struct sim_result *r)
+static void isim_exec_rc(struct isim_dev *sdev, struct isim_qp *qp, u8 op,
+			 const __le64 *wqe, struct isim_msg *msg,
+			struct isim_result *r)
 {
-	struct sim_qp *dqp = NULL;
-	struct sim_dev *dst = sim_rc_peer(sdev, qp, &dqp);
+	struct isim_qp *dqp = NULL;
+	struct isim_dev *dst = isim_rc_peer(sdev, qp, &dqp);
 	bool write = op == IRDMA_WQEOP_RDMA_WRITE || op == IRDMA_WQEOP_RDMA_WRITE_SOL;
 	__le64 rq[IRDMA_MAX_QUANTA_PER_WR * 4] = {};
 	u32 idx;
@@ -411,23 +411,23 @@ static void sim_exec_rc(struct sim_dev *sdev, struct sim_qp *qp, u8 op,
 		return;
 	}
 	if (op == IRDMA_WQEOP_RDMA_READ || op == IRDMA_WQEOP_RDMA_READ_INV_STAG) {
-		sim_exec_read(sdev, qp, wqe, dst, dqp, r);
+		isim_exec_read(sdev, qp, wqe, dst, dqp, r);
 		goto out;
 	}
 	/* Immediate data needs a receive; check before touching memory. */
-	if (write && msg->imm_valid && sim_recv_peek(dst, dqp, rq, &idx)) {
+	if (write && msg->imm_valid && isim_recv_peek(dst, dqp, rq, &idx)) {
 		r->retry = true;
 		goto out;
 	}
 	if (write) {
-		struct sim_access racc = {
+		struct isim_access racc = {
 			.stag = FIELD_GET(IRDMA_WQE_REMSTAG, le64_to_cpu(wqe[3])),
 			.pd = dqp->pd,
 			.rights = IRDMA_MR_RIGHT_REMOTE_WRITE,
 		};
 
-		err = sim_mem_copy(dst, &racc, le64_to_cpu(wqe[2]), (void *)msg->data,
-				   msg->len, true);
+		err = isim_mem_copy(dst, &racc, le64_to_cpu(wqe[2]), (void *)msg->data,
+				    msg->len, true);
 		if (err) {
 			r->req_ae = IRDMA_AE_IB_REMOTE_ACCESS_ERROR;
 			r->resp_ae = err > 0 ? err : IRDMA_AE_AMP_BOUNDS_VIOLATION;
@@ -436,20 +436,20 @@ static void sim_exec_rc(struct sim_dev *sdev, struct sim_qp *qp, u8 op,
 		if (!msg->imm_valid)
 			goto out;
 	}
-	sim_deliver(dst, dqp, msg, r);
+	isim_deliver(dst, dqp, msg, r);
 out:
 	if (!r->req_ae && !r->retry)
-		sim_count_msg(dst, qp->ipv4, r->len, false, r->rdma_stat);
+		isim_count_msg(dst, qp->ipv4, r->len, false, r->rdma_stat);
 	if (r->resp_ae)
-		sim_aeq_post_qp(dst, r->resp_ae, dqp->id, IRDMA_AE_SOURCE_RQ,
-				dqp->rq_head << dqp->rq_shift, IRDMA_QPS_ERROR);
+		isim_aeq_post_qp(dst, r->resp_ae, dqp->id, IRDMA_AE_SOURCE_RQ,
+				 dqp->rq_head << dqp->rq_shift, IRDMA_QPS_ERROR);
 	if (r->resp_ae)
 		dqp->state = IRDMA_QPS_ERROR;
-	sim_peer_put(sdev, dst);
+	isim_peer_put(sdev, dst);
 }
 
 /* Quanta of the WQE whose header is @hdr. */
-static u32 sim_wqe_quanta(u64 hdr)
+static u32 isim_wqe_quanta(u64 hdr)
 {
 	u8 op = FIELD_GET(IRDMA_WQE_OPCODE, hdr);
 	u32 len;
@@ -465,13 +465,13 @@ static u32 sim_wqe_quanta(u64 hdr)
 }
 
 /* Execute the WQE; the outcome in @r. */
-static void sim_exec(struct sim_dev *sdev, struct sim_qp *qp, const __le64 *wqe,
-		     struct sim_result *r)
+static void isim_exec(struct isim_dev *sdev, struct isim_qp *qp, const __le64 *wqe,
+		      struct isim_result *r)
 {
 	u64 hdr = le64_to_cpu(wqe[3]);
 	u8 op = FIELD_GET(IRDMA_WQE_OPCODE, hdr);
 	bool imm = hdr & IRDMA_WQE_IMMDATAFLAG;
-	struct sim_msg msg = {
+	struct isim_msg msg = {
 		.imm_valid = imm,
 		.imm = imm ? lower_32_bits(le64_to_cpu(wqe[0])) : 0,
 		.solicited = op == IRDMA_WQEOP_SEND_SOL ||
@@ -488,19 +488,19 @@ static void sim_exec(struct sim_dev *sdev, struct sim_qp *qp, const __le64 *wqe,
 	case IRDMA_WQEOP_NOP:
 		return;
 	case IRDMA_WQEOP_INV_STAG:
-		err = sim_mr_invalidate(sdev, FIELD_GET(IRDMA_WQE_FRAG_STAG,
-							le64_to_cpu(wqe[1])), qp->pd, false);
+		err = isim_mr_invalidate(sdev, FIELD_GET(IRDMA_WQE_FRAG_STAG,
+							 le64_to_cpu(wqe[1])), qp->pd, false);
 		r->req_ae = err;
 		return;
 	case IRDMA_WQEOP_FAST_REG_NSMR:
-		r->req_ae = qp->priv ? sim_mr_fast_reg(sdev, qp->pd, wqe) :
+		r->req_ae = qp->priv ? isim_mr_fast_reg(sdev, qp->pd, wqe) :
 				       IRDMA_AE_PRIV_OPERATION_DENIED;
 		return;
 	case IRDMA_WQEOP_BIND_MW:
 		if (qp->type == IRDMA_QP_TYPE_ROCE_UD)
 			r->req_ae = IRDMA_AE_WQE_UNEXPECTED_OPCODE;
 		else
-			r->req_ae = qp->bind_en ? sim_mw_bind(sdev, qp->pd, wqe) :
+			r->req_ae = qp->bind_en ? isim_mw_bind(sdev, qp->pd, wqe) :
 						  IRDMA_AE_PRIV_OPERATION_DENIED;
 		return;
 	case IRDMA_WQEOP_SEND:
@@ -523,7 +523,7 @@ static void sim_exec(struct sim_dev *sdev, struct sim_qp *qp, const __le64 *wqe,
 	}
 
 	/* What no driver writes: more fragments or inline data than fit. */
-	err = sim_wqe_frags(hdr, &frags);
+	err = isim_wqe_frags(hdr, &frags);
 	if (!err && (hdr & IRDMA_WQE_INLINEDATAFLAG) &&
 	    FIELD_GET(IRDMA_WQE_INLINEDATALEN, hdr) > IRDMA_GEN2_MAX_INLINE)
 		err = IRDMA_AE_WQE_INVALID_PARAMETER;
@@ -532,20 +532,20 @@ static void sim_exec(struct sim_dev *sdev, struct sim_qp *qp, const __le64 *wqe,
 		return;
 	}
 
-	msg.op = sim_recv_op(op, imm);
+	msg.op = isim_recv_op(op, imm);
 	if (op == IRDMA_WQEOP_SEND_INV || op == IRDMA_WQEOP_SEND_SOL_INV)
 		msg.inv_stag = FIELD_GET(IRDMA_WQE_REMSTAG, hdr);
 	if (op != IRDMA_WQEOP_RDMA_READ && op != IRDMA_WQEOP_RDMA_READ_INV_STAG) {
 		if (hdr & IRDMA_WQE_INLINEDATAFLAG) {
 			msg.len = FIELD_GET(IRDMA_WQE_INLINEDATALEN, hdr);
-			data = sim_inline(wqe, msg.len);
+			data = isim_inline(wqe, msg.len);
 			if (!data) {
 				r->busy = true;
 				return;
 			}
 		} else {
-			err = sim_gather(sdev, qp, wqe, imm ? 1 : 0, frags,
-					 &data, &msg.len);
+			err = isim_gather(sdev, qp, wqe, imm ? 1 : 0, frags,
+					  &data, &msg.len);
 			if (err) {
 				r->req_ae = err;
 				return;
@@ -556,34 +556,34 @@ static void sim_exec(struct sim_dev *sdev, struct sim_qp *qp, const __le64 *wqe,
 	r->len_valid = true;
 	r->len = msg.len;
 	r->ipv4 = qp->ipv4;
-	r->rdma_stat = sim_rdma_stat(op);
+	r->rdma_stat = isim_rdma_stat(op);
 	if (qp->type == IRDMA_QP_TYPE_ROCE_UD)
-		sim_exec_ud(sdev, qp, wqe, &msg, r);
+		isim_exec_ud(sdev, qp, wqe, &msg, r);
 	else
-		sim_exec_rc(sdev, qp, op, wqe, &msg, r);
+		isim_exec_rc(sdev, qp, op, wqe, &msg, r);
 	kvfree(data);
 }
 
 /* The RNR rules: retry later, or give up when the retries are spent. */
-static bool sim_rnr(struct sim_dev *sdev, struct sim_qp *qp)
+static bool isim_rnr(struct isim_dev *sdev, struct isim_qp *qp)
 {
 	if (!qp->rnr_until) {
 		qp->rnr_left = qp->rnr_retry;
-	} else if (qp->rnr_retry != SIM_RNR_FOREVER) {
+	} else if (qp->rnr_retry != ISIM_RNR_FOREVER) {
 		if (!qp->rnr_left)
 			return false;
 		qp->rnr_left--;
 	}
-	qp->rnr_until = jiffies + SIM_RNR_DELAY;
+	qp->rnr_until = jiffies + ISIM_RNR_DELAY;
 	sdev->stats.rnr_waits++;
 	return true;
 }
 
 /*
  * A WQE whose data is short enough to be moved in the time of the process
- * that posted it (sim_engine_run_sq()); the rest goes to the threads.
+ * that posted it (isim_engine_run_sq()); the rest goes to the threads.
  */
-static bool sim_wqe_short(const __le64 *wqe, u64 hdr)
+static bool isim_wqe_short(const __le64 *wqe, u64 hdr)
 {
 	u8 op = FIELD_GET(IRDMA_WQE_OPCODE, hdr);
 	u32 k, frags, len, stag;
@@ -595,45 +595,45 @@ static bool sim_wqe_short(const __le64 *wqe, u64 hdr)
 		return true;
 	if (hdr & IRDMA_WQE_INLINEDATAFLAG)
 		return true;
-	if (sim_wqe_frags(hdr, &frags))
+	if (isim_wqe_frags(hdr, &frags))
 		return true;
 	for (k = 0; k < frags; k++) {
-		sim_frag(wqe, k, &addr, &len, &stag);
+		isim_frag(wqe, k, &addr, &len, &stag);
 		total += len;
 	}
-	return total <= SIM_SHORT_MSG;
+	return total <= ISIM_SHORT_MSG;
 }
 
 /* Run one WQE of an SQ as @run says. Return: true if the SQ moved on. */
-static bool sim_sq_step(struct sim_dev *sdev, struct sim_qp *qp,
-			struct sim_sq_pass *run)
+static bool isim_sq_step(struct isim_dev *sdev, struct isim_qp *qp,
+			 struct isim_sq_pass *run)
 {
 	__le64 wqe[IRDMA_MAX_QUANTA_PER_WR * 4] = {};
-	u64 hdr = sim_sq_wqe_hdr(sdev, qp, qp->sq_tail), cqe[4] = {}, base;
-	struct sim_result r = {};
+	u64 hdr = isim_sq_wqe_hdr(sdev, qp, qp->sq_tail), cqe[4] = {}, base;
+	struct isim_result r = {};
 	bool short_wqe;
 	u32 quanta, i;
 
-	if (!sim_valid(hdr, qp->sq_polarity))
+	if (!isim_valid(hdr, qp->sq_polarity))
 		return false;
 	if (qp->rnr_until && time_before(jiffies, qp->rnr_until))
 		return false;
-	quanta = sim_wqe_quanta(hdr);
+	quanta = isim_wqe_quanta(hdr);
 	dma_rmb();
-	if (sim_sq_addr(sdev, qp, qp->sq_tail, &base) ||
-	    sim_dma_read(sdev, base, wqe, quanta * IRDMA_WQE_QUANTUM_SIZE))
+	if (isim_sq_addr(sdev, qp, qp->sq_tail, &base) ||
+	    isim_dma_read(sdev, base, wqe, quanta * IRDMA_WQE_QUANTUM_SIZE))
 		return false;
 	/* Each further quantum's last qword says it is written. */
 	for (i = 1; i < quanta; i++)
-		if (!sim_valid(le64_to_cpu(wqe[4 * i + 3]), qp->sq_polarity))
+		if (!isim_valid(le64_to_cpu(wqe[4 * i + 3]), qp->sq_polarity))
 			return false;
-	short_wqe = sim_wqe_short(wqe, hdr);
+	short_wqe = isim_wqe_short(wqe, hdr);
 	if (run->short_only && !short_wqe) {
 		run->backlog = true;
 		return false;
 	}
 
-	sim_exec(sdev, qp, wqe, &r);
+	isim_exec(sdev, qp, wqe, &r);
 	if (r.busy)
 		return false;
 	/*
@@ -643,7 +643,7 @@ static bool sim_sq_step(struct sim_dev *sdev, struct sim_qp *qp,
 	if (qp->priv || !short_wqe)
 		run->quick = true;
 	if (r.retry && !r.req_ae) {
-		if (sim_rnr(sdev, qp))
+		if (isim_rnr(sdev, qp))
 			return false;
 		r.req_ae = IRDMA_AE_LLP_TOO_MANY_RNRS;
 	}
@@ -651,54 +651,54 @@ static bool sim_sq_step(struct sim_dev *sdev, struct sim_qp *qp,
 	trace_irdma_sim_wqe(sdev->id, qp->id, "sq", qp->priv, wqe, quanta * 4);
 	qp->rnr_until = 0;
 	if (!r.req_ae && r.len_valid)
-		sim_count_msg(sdev, r.ipv4, r.len, true, r.rdma_stat);
+		isim_count_msg(sdev, r.ipv4, r.len, true, r.rdma_stat);
 	if (r.req_ae) {
 		/* The WQE stays: the flush completes it with the error. */
 		qp->state = IRDMA_QPS_ERROR;
-		sim_aeq_post_qp(sdev, r.req_ae, qp->id, IRDMA_AE_SOURCE_SQ,
-				qp->sq_tail, IRDMA_QPS_ERROR);
+		isim_aeq_post_qp(sdev, r.req_ae, qp->id, IRDMA_AE_SOURCE_SQ,
+				 qp->sq_tail, IRDMA_QPS_ERROR);
 		return false;
 	}
 	if (hdr & IRDMA_WQE_SIGCOMPL) {
 		cqe[3] = FIELD_PREP(IRDMA_CQE_WQEIDX, qp->sq_tail) |
 			 FIELD_PREP(IRDMA_CQE_OPTYPE, FIELD_GET(IRDMA_WQE_OPCODE, hdr));
-		sim_qp_complete(sdev, qp, true, cqe, NULL);
+		isim_qp_complete(sdev, qp, true, cqe, NULL);
 	}
 	qp->sq_tail += quanta;
 	if (qp->sq_tail >= qp->sq_size) {
 		qp->sq_tail -= qp->sq_size;
 		qp->sq_polarity = !qp->sq_polarity;
 	}
-	sim_dma_write_qword(sdev, qp->shadow_pa,
-			    FIELD_PREP(IRDMA_QP_DBSA_HW_SQ_TAIL, qp->sq_tail));
+	isim_dma_write_qword(sdev, qp->shadow_pa,
+			     FIELD_PREP(IRDMA_QP_DBSA_HW_SQ_TAIL, qp->sq_tail));
 	/* The position is out before the next WQE is looked at. */
 	mb();
 	return true;
 }
 
 /* Run up to a budget of one SQ's WQEs; note in @run if WQEs are left. */
-static bool sim_sq_run(struct sim_dev *sdev, struct sim_qp *qp,
-		       struct sim_sq_pass *run)
+static bool isim_sq_run(struct isim_dev *sdev, struct isim_qp *qp,
+			struct isim_sq_pass *run)
 {
 	int n;
 
 	if (qp->suspended)
 		return false;
-	if (qp->state == IRDMA_QPS_RTS && !sim_qset_live(sdev, qp->qs_handle)) {
+	if (qp->state == IRDMA_QPS_RTS && !isim_qset_live(sdev, qp->qs_handle)) {
 		/* No scheduler node: the SQ never gets a turn. */
-		if (sim_valid(sim_sq_wqe_hdr(sdev, qp, qp->sq_tail), qp->sq_polarity))
+		if (isim_valid(isim_sq_wqe_hdr(sdev, qp, qp->sq_tail), qp->sq_polarity))
 			sdev->stats.tx_no_qset++;
 		return false;
 	}
-	for (n = 0; n < SIM_SQ_BUDGET; n++)
-		if (qp->state != IRDMA_QPS_RTS || !sim_sq_step(sdev, qp, run))
+	for (n = 0; n < ISIM_SQ_BUDGET; n++)
+		if (qp->state != IRDMA_QPS_RTS || !isim_sq_step(sdev, qp, run))
 			return n > 0;
 	run->backlog = true;
 	return true;
 }
 
 /**
- * sim_qps_run - execute what the SQs of QPs ready to send hold
+ * isim_qps_run - execute what the SQs of QPs ready to send hold
  * @sdev: the simulated function
  * @quick: set if a WQE run keeps the threads quick to answer: one of a
  *	kernel QP, or one that moves more than a process moves itself
@@ -706,21 +706,21 @@ static bool sim_sq_run(struct sim_dev *sdev, struct sim_qp *qp,
  * Context: under the engine lock.
  * Return: true if any WQE was executed.
  */
-bool sim_qps_run(struct sim_dev *sdev, bool *quick)
+bool isim_qps_run(struct isim_dev *sdev, bool *quick)
 {
-	struct sim_sq_pass run = {};
-	struct sim_qp *qp;
+	struct isim_sq_pass run = {};
+	struct isim_qp *qp;
 	unsigned long id;
 	bool work = false;
 
 	xa_for_each(&sdev->qps, id, qp)
-		work |= sim_sq_run(sdev, qp, &run);
+		work |= isim_sq_run(sdev, qp, &run);
 	*quick |= run.quick;
 	return work;
 }
 
 /**
- * sim_qp_run_sq - execute what one QP's SQ holds, up to an engine step's
+ * isim_qp_run_sq - execute what one QP's SQ holds, up to an engine step's
  * share, as long as its WQEs move little data
  * @sdev: the simulated function
  * @qpn: the QP's number
@@ -729,11 +729,11 @@ bool sim_qps_run(struct sim_dev *sdev, bool *quick)
  * Context: under the engine lock.
  * Return: true if any WQE was executed.
  */
-bool sim_qp_run_sq(struct sim_dev *sdev, u32 qpn, bool *backlog)
+bool isim_qp_run_sq(struct isim_dev *sdev, u32 qpn, bool *backlog)
 {
-	struct sim_sq_pass run = { .short_only = true };
-	struct sim_qp *qp = xa_load(&sdev->qps, qpn);
-	bool work = qp && sim_sq_run(sdev, qp, &run);
+	struct isim_sq_pass run = { .short_only = true };
+	struct isim_qp *qp = xa_load(&sdev->qps, qpn);
+	bool work = qp && isim_sq_run(sdev, qp, &run);
 
 	*backlog |= run.backlog;
 	return work;

@@ -4,7 +4,7 @@
  * lands there and the engine notices by looking. Registers that carry a
  * value (CQPDB holds the SQ head) are compared with the last value taken;
  * doorbells whose value may repeat (CQARM, GLINT_DYN_CTL, CCQPLOW, and
- * CQACK where it is not trapped) are set back to SIM_DB_IDLE once their
+ * CQACK where it is not trapped) are set back to ISIM_DB_IDLE once their
  * write has been taken.
  */
 #include <linux/bitfield.h>
@@ -13,10 +13,10 @@
 #include "trace.h"
 
 /**
- * sim_regs_reset - the registers' values after a function reset
+ * isim_regs_reset - the registers' values after a function reset
  * @sdev: the simulated function
  */
-void sim_regs_reset(struct sim_dev *sdev)
+void isim_regs_reset(struct isim_dev *sdev)
 {
 	int i;
 
@@ -24,39 +24,39 @@ void sim_regs_reset(struct sim_dev *sdev)
 						   IRDMA_SIM_BAR_SIZE);
 	bitmap_zero(sdev->push_used, IRDMA_SIM_PUSH_PAGES);
 	for (i = 0; i < 3; i++)
-		sim_wr32(sdev, IRDMA_GLPE_CPUSTATUS(i), IRDMA_CPUSTATUS_PE_READY);
+		isim_wr32(sdev, IRDMA_GLPE_CPUSTATUS(i), IRDMA_CPUSTATUS_PE_READY);
 	/* An 8 MiB doorbell window. */
-	sim_wr32(sdev, IRDMA_GLPCI_LBARCTRL,
-		 FIELD_PREP(IRDMA_LBARCTRL_PE_DB_SIZE, 2));
-	sim_wr32(sdev, IRDMA_PFPE_CCQPLOW, SIM_DB_IDLE);
-	sim_wr32(sdev, IRDMA_PFPE_CQARM, SIM_DB_IDLE);
-	sim_wr32(sdev, IRDMA_PFPE_CQACK, SIM_DB_IDLE);
-	sim_wr32(sdev, IRDMA_PFPE_WQEALLOC, SIM_DB_IDLE);
-	sim_wr32(sdev, IRDMA_DB_WQE_ALLOC, SIM_DB_IDLE);
-	sim_wr32(sdev, IRDMA_DB_CQ_ARM, SIM_DB_IDLE);
+	isim_wr32(sdev, IRDMA_GLPCI_LBARCTRL,
+		  FIELD_PREP(IRDMA_LBARCTRL_PE_DB_SIZE, 2));
+	isim_wr32(sdev, IRDMA_PFPE_CCQPLOW, ISIM_DB_IDLE);
+	isim_wr32(sdev, IRDMA_PFPE_CQARM, ISIM_DB_IDLE);
+	isim_wr32(sdev, IRDMA_PFPE_CQACK, ISIM_DB_IDLE);
+	isim_wr32(sdev, IRDMA_PFPE_WQEALLOC, ISIM_DB_IDLE);
+	isim_wr32(sdev, IRDMA_DB_WQE_ALLOC, ISIM_DB_IDLE);
+	isim_wr32(sdev, IRDMA_DB_CQ_ARM, ISIM_DB_IDLE);
 }
 
 /**
- * sim_db_taken - take a doorbell write: it rang if it no longer reads
+ * isim_db_taken - take a doorbell write: it rang if it no longer reads
  * idle, and is reset to idle
  * @sdev: the simulated function
  * @reg: the doorbell's offset
  *
  * Return: true if it rang since it was last taken.
  */
-bool sim_db_taken(struct sim_dev *sdev, u32 reg)
+bool isim_db_taken(struct isim_dev *sdev, u32 reg)
 {
-	u32 val = sim_rd32(sdev, reg);
+	u32 val = isim_rd32(sdev, reg);
 
-	if (val == SIM_DB_IDLE)
+	if (val == ISIM_DB_IDLE)
 		return false;
 	trace_irdma_sim_reg(sdev->id, reg, val);
-	sim_wr32(sdev, reg, SIM_DB_IDLE);
+	isim_wr32(sdev, reg, ISIM_DB_IDLE);
 	return true;
 }
 
 /**
- * sim_regs_cqp_ctx - the CCQPHIGH/CCQPLOW handshake: CCQPHIGH then CCQPLOW
+ * isim_regs_cqp_ctx - the CCQPHIGH/CCQPLOW handshake: CCQPHIGH then CCQPLOW
  * create the CQP, zeros in both take it down
  * @sdev: the simulated function
  *
@@ -65,102 +65,102 @@ bool sim_db_taken(struct sim_dev *sdev, u32 reg)
  * Context: under the CQP lock; a thread or the CCQPLOW trap.
  * Return: true if a write was taken.
  */
-bool sim_regs_cqp_ctx(struct sim_dev *sdev)
+bool isim_regs_cqp_ctx(struct isim_dev *sdev)
 {
 	/* Taken before the look: a write landing after it is not missed. */
-	u64 looked = sim_lat_now(), since;
-	u32 low = sim_rd32(sdev, IRDMA_PFPE_CCQPLOW);
+	u64 looked = isim_lat_now(), since;
+	u32 low = isim_rd32(sdev, IRDMA_PFPE_CCQPLOW);
 	u32 high;
 
 	lockdep_assert_held(&sdev->cqp_lock);
-	if (low == SIM_DB_IDLE) {
+	if (low == ISIM_DB_IDLE) {
 		sdev->ccqp_looked_ns = looked;
 		/*
 		 * A trap that came after a thread took its write has nothing
 		 * to time: its stamp would start the clock of the next write.
 		 */
-		sim_doorbell_take(sdev, SIM_TRAP_CCQPLOW);
+		isim_doorbell_take(sdev, ISIM_TRAP_CCQPLOW);
 		return false;
 	}
 	/* The driver wrote HIGH before LOW. */
 	smp_rmb();
-	high = sim_rd32(sdev, IRDMA_PFPE_CCQPHIGH);
+	high = isim_rd32(sdev, IRDMA_PFPE_CCQPHIGH);
 	if ((low || high) && !sdev->cqp.up && READ_ONCE(sdev->cqp_cleanup_due))
 		return false;
-	if (sim_doorbell_leave(sdev, SIM_TRAP_CCQPLOW, low, sdev->ccqp_looked_ns, looked))
+	if (isim_doorbell_leave(sdev, ISIM_TRAP_CCQPLOW, low, sdev->ccqp_looked_ns, looked))
 		return false;
 	/* The trap's time, unless older than a look that found nothing. */
-	since = max(sim_doorbell_take(sdev, SIM_TRAP_CCQPLOW), sdev->ccqp_looked_ns);
+	since = max(isim_doorbell_take(sdev, ISIM_TRAP_CCQPLOW), sdev->ccqp_looked_ns);
 	trace_irdma_sim_reg(sdev->id, IRDMA_PFPE_CCQPHIGH, high);
 	trace_irdma_sim_reg(sdev->id, IRDMA_PFPE_CCQPLOW, low);
-	sim_wr32(sdev, IRDMA_PFPE_CCQPLOW, SIM_DB_IDLE);
+	isim_wr32(sdev, IRDMA_PFPE_CCQPLOW, ISIM_DB_IDLE);
 
 	if (!low && !high) {
 		if (sdev->cqp.up) {
-			sim_cqp_down(sdev);
-			sim_lat_record(sdev, SIM_LAT_CQP_DESTROY, since, 0, 0, true);
+			isim_cqp_down(sdev);
+			isim_lat_record(sdev, ISIM_LAT_CQP_DESTROY, since, 0, 0, true);
 		}
 	} else if (!sdev->cqp.up) {
-		sim_cqp_create(sdev, (u64)high << 32 | low);
-		sim_lat_record(sdev, SIM_LAT_CQP_CREATE, since, 0, 0, true);
+		isim_cqp_create(sdev, (u64)high << 32 | low);
+		isim_lat_record(sdev, ISIM_LAT_CQP_CREATE, since, 0, 0, true);
 	}
 	return true;
 }
 
 /* The handshake from a thread; the state of a CQP taken down goes here. */
-static bool sim_regs_poll_cqp_ctx(struct sim_dev *sdev)
+static bool isim_regs_poll_cqp_ctx(struct isim_dev *sdev)
 {
 	bool work = READ_ONCE(sdev->cqp_cleanup_due);
 
-	sim_cqp_cleanup(sdev);
+	isim_cqp_cleanup(sdev);
 	spin_lock_irq(&sdev->cqp_lock);
-	work |= sim_regs_cqp_ctx(sdev);
+	work |= isim_regs_cqp_ctx(sdev);
 	spin_unlock_irq(&sdev->cqp_lock);
-	sim_cqp_cleanup(sdev);
+	isim_cqp_cleanup(sdev);
 	return work;
 }
 
 /**
- * sim_regs_poll - take the register writes made since the last look
+ * isim_regs_poll - take the register writes made since the last look
  * @sdev: the simulated function
  * @quick: set if the work found keeps the threads quick to answer (see
- *	sim_engine_step())
+ *	isim_engine_step())
  *
  * Return: true if there was anything to do.
  */
-bool sim_regs_poll(struct sim_dev *sdev, bool *quick)
+bool isim_regs_poll(struct isim_dev *sdev, bool *quick)
 {
 	bool work = false, young = false, sq;
 
-	work |= sim_regs_poll_cqp_ctx(sdev);
-	work |= sim_cqp_run(sdev, &young);
+	work |= isim_regs_poll_cqp_ctx(sdev);
+	work |= isim_cqp_run(sdev, &young);
 	/* A command not yet due keeps the threads looking. */
 	*quick |= young;
 	/* CQACK, where it has no trap: the last write since the last look. */
-	if (!sdev->db.bp[SIM_TRAP_CQACK]) {
-		u32 acked = sim_rd32(sdev, IRDMA_PFPE_CQACK);
+	if (!sdev->db.bp[ISIM_TRAP_CQACK]) {
+		u32 acked = isim_rd32(sdev, IRDMA_PFPE_CQACK);
 
-		if (acked != SIM_DB_IDLE) {
-			sim_wr32(sdev, IRDMA_PFPE_CQACK, SIM_DB_IDLE);
-			sim_cq_ack(sdev, acked);
+		if (acked != ISIM_DB_IDLE) {
+			isim_wr32(sdev, IRDMA_PFPE_CQACK, ISIM_DB_IDLE);
+			isim_cq_ack(sdev, acked);
 		}
 	}
-	work |= sim_cq_release_held(sdev);
+	work |= isim_cq_release_held(sdev);
 	/* The kernel's and user space's CQ arm doorbells. */
-	if (sim_db_taken(sdev, IRDMA_PFPE_CQARM) | sim_db_taken(sdev, IRDMA_DB_CQ_ARM)) {
-		sim_cq_check_arms(sdev);
+	if (isim_db_taken(sdev, IRDMA_PFPE_CQARM) | isim_db_taken(sdev, IRDMA_DB_CQ_ARM)) {
+		isim_cq_check_arms(sdev);
 		work = true;
 	}
 	/*
 	 * SQ doorbells only wake the engine: it walks every SQ by valid bits.
 	 * Those the SQs hold are work that keeps the threads quick only as
-	 * sim_qps_run() says.
+	 * isim_qps_run() says.
 	 */
-	work |= sim_db_taken(sdev, IRDMA_PFPE_WQEALLOC);
-	sq = sim_db_taken(sdev, IRDMA_DB_WQE_ALLOC);
-	work |= sim_push_poll(sdev);
-	sq |= sim_qps_run(sdev, quick);
-	work |= sim_vectors_poll(sdev);
+	work |= isim_db_taken(sdev, IRDMA_PFPE_WQEALLOC);
+	sq = isim_db_taken(sdev, IRDMA_DB_WQE_ALLOC);
+	work |= isim_push_poll(sdev);
+	sq |= isim_qps_run(sdev, quick);
+	work |= isim_vectors_poll(sdev);
 	*quick |= work;
 	return work || sq;
 }

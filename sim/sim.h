@@ -27,18 +27,18 @@
 struct perf_event;
 struct seq_file;
 
-#define SIM_DRV_NAME		"irdma_sim"
-#define SIM_MSIX_COUNT		4	/* AEQ and CEQ 0, plus three CEQs */
-#define SIM_MAX_DEVICES		64
-#define SIM_MAX_CEQS		64
-#define SIM_MAX_SDS		64	/* 128 MiB of FPM space per function */
-#define SIM_FIRST_SD_ODD	24	/* first segment of odd-numbered native functions */
-#define SIM_MAX_ARPS		2048	/* the ARP table's entries */
-#define SIM_MAX_ENGINES		4	/* engine threads, one per CPU */
-#define SIM_MAX_AHS		131072	/* address handles the HMC offers */
-#define SIM_MAX_CQS		8192	/* completion queues the HMC offers */
-#define SIM_AH_CHUNK		256	/* address handles per table chunk */
-#define SIM_LAT_BUCKETS		20	/* response times to 2^18 us and over */
+#define ISIM_DRV_NAME		"irdma_sim"
+#define ISIM_MSIX_COUNT		4	/* AEQ and CEQ 0, plus three CEQs */
+#define ISIM_MAX_DEVICES		64
+#define ISIM_MAX_CEQS		64
+#define ISIM_MAX_SDS		64	/* 128 MiB of FPM space per function */
+#define ISIM_FIRST_SD_ODD	24	/* first segment of odd-numbered native functions */
+#define ISIM_MAX_ARPS		2048	/* the ARP table's entries */
+#define ISIM_MAX_ENGINES		4	/* engine threads, one per CPU */
+#define ISIM_MAX_AHS		131072	/* address handles the HMC offers */
+#define ISIM_MAX_CQS		8192	/* completion queues the HMC offers */
+#define ISIM_AH_CHUNK		256	/* address handles per table chunk */
+#define ISIM_LAT_BUCKETS		20	/* response times to 2^18 us and over */
 
 /*
  * A command the threads execute is answered by the thread of the CPU that
@@ -59,13 +59,13 @@ struct seq_file;
  * an expired timer can take milliseconds under emulation); the time limit
  * is for a driver that spins.
  */
-#define SIM_CQP_MIN_NS	(200 * NSEC_PER_USEC)
+#define ISIM_CQP_MIN_NS	(200 * NSEC_PER_USEC)
 
 /* Doorbell registers read back this value once the engine took a write. */
-#define SIM_DB_IDLE		0xffffffff
+#define ISIM_DB_IDLE		0xffffffff
 
 /**
- * struct sim_cqp - the control QP as the engine sees it
+ * struct isim_cqp - the control QP as the engine sees it
  * @up: created through CCQPHIGH/CCQPLOW
  * @sq_pa: DMA address of the SQ ring
  * @sq_size: WQEs in the ring
@@ -87,7 +87,7 @@ struct seq_file;
  * @notify_since: when the completion that owes it was written
  * @due_ns: when the WQE the threads last found too young falls due, or 0
  */
-struct sim_cqp {
+struct isim_cqp {
 	bool up;
 	u64 sq_pa;
 	u32 sq_size;
@@ -109,19 +109,19 @@ struct sim_cqp {
 };
 
 /**
- * struct sim_ring - where a queue's ring lives
+ * struct isim_ring - where a queue's ring lives
  * @base: its DMA address, or (@virt) the index of its first PBLE
  * @virt: described by PBLEs, one per 4 KiB page
  * @levels: PBLE levels (1, or 2/3 for two)
  */
-struct sim_ring {
+struct isim_ring {
 	u64 base;
 	bool virt;
 	u8 levels;
 };
 
 /**
- * struct sim_cq - a completion queue
+ * struct isim_cq - a completion queue
  * @id: CQ number
  * @ring: the CQE ring
  * @size: CQEs in the ring
@@ -139,9 +139,9 @@ struct sim_ring {
  * @ring_va: the CCQ's ring in the kernel's mapping (contiguous rings)
  * @shadow_va: the CCQ's shadow area in the kernel's mapping
  */
-struct sim_cq {
+struct isim_cq {
 	u32 id;
-	struct sim_ring ring;
+	struct isim_ring ring;
 	u32 size;
 	u64 shadow_pa;
 	u64 ctx;
@@ -159,7 +159,7 @@ struct sim_cq {
 };
 
 /**
- * struct sim_qp - a queue pair as the engine keeps it
+ * struct isim_qp - a queue pair as the engine keeps it
  * @id: QP number
  * @type: enum irdma_qp_hw_type
  * @state: enum irdma_qp_hw_state
@@ -193,16 +193,16 @@ struct sim_cq {
  * @qs_handle: the transmit queue set its SQ goes through
  * @suspended: SUSPEND_QP stopped its SQ until RESUME_QP
  */
-struct sim_qp {
+struct isim_qp {
 	u32 id;
 	u8 type;
 	u8 state;
 	u64 shadow_pa;
-	struct sim_ring sq;
+	struct isim_ring sq;
 	u32 sq_size;
 	u32 sq_tail;
 	bool sq_polarity;
-	struct sim_ring rq;
+	struct isim_ring rq;
 	u32 rq_size;
 	u8 rq_shift;
 	u32 rq_head;
@@ -229,7 +229,7 @@ struct sim_qp {
 };
 
 /**
- * struct sim_mr - a memory key (region or window)
+ * struct isim_mr - a memory key (region or window)
  * @stag: the full key
  * @pd: protection domain
  * @valid: registered (usable)
@@ -246,7 +246,7 @@ struct sim_qp {
  * @pa: the first page (no PBLEs)
  * @page_shift: log2 of the page size
  */
-struct sim_mr {
+struct isim_mr {
 	u32 stag;
 	u32 pd;
 	bool valid;
@@ -265,7 +265,7 @@ struct sim_mr {
 };
 
 /**
- * struct sim_ah - an address handle
+ * struct isim_ah - an address handle
  * @valid: made, and not yet destroyed
  * @pd: protection domain
  * @ipv4: IPv4 addressing
@@ -274,7 +274,7 @@ struct sim_mr {
  * @arp_idx: ARP entry of the destination MAC
  * @mac: source MAC
  */
-struct sim_ah {
+struct isim_ah {
 	bool valid;
 	u32 pd;
 	bool ipv4;
@@ -285,13 +285,13 @@ struct sim_ah {
 };
 
 /**
- * struct sim_mg - a multicast group
+ * struct isim_mg - a multicast group
  * @ipv4: an IPv4 group
  * @ip: its address, host-order words (IPv4 in word 0)
  * @qp: member QPs
  * @count: entries in @qp
  */
-struct sim_mg {
+struct isim_mg {
 	bool ipv4;
 	u32 ip[4];
 	u32 qp[IRDMA_MAX_MGS_PER_CTX];
@@ -299,33 +299,33 @@ struct sim_mg {
 };
 
 /**
- * struct sim_eq - an event queue (a CEQ or the AEQ)
+ * struct isim_eq - an event queue (a CEQ or the AEQ)
  * @live: created
  * @ring: where the ring is: one block, or pages its PBLEs list (VMAP)
  * @size: entries in the ring
  * @head: next entry the engine fills
  * @polarity: valid bit of the current pass
  */
-struct sim_eq {
+struct isim_eq {
 	bool live;
-	struct sim_ring ring;
+	struct isim_ring ring;
 	u32 size;
 	u32 head;
 	bool polarity;
 };
 
 /**
- * struct sim_vector - interrupt state of one MSI-X vector
+ * struct isim_vector - interrupt state of one MSI-X vector
  * @enabled: the driver enabled it (GLINT_DYN_CTL.INTENA); firing masks it
  * @pending: an interrupt waits for the vector to be enabled
  */
-struct sim_vector {
+struct isim_vector {
 	bool enabled;
 	bool pending;
 };
 
 /**
- * struct sim_hmc - the function's private memory (FPM) layout
+ * struct isim_hmc - the function's private memory (FPM) layout
  * @committed: COMMIT_FPM_VAL has placed the objects
  * @base: FPM address of each object type
  * @cnt: committed count of each object type
@@ -334,18 +334,18 @@ struct sim_vector {
  * @arp: the ARP table's MAC addresses, by entry
  * @arp_valid: which entries are in use
  */
-struct sim_hmc {
+struct isim_hmc {
 	bool committed;
 	u64 base[IRDMA_HMC_OBJ_COUNT];
 	u32 cnt[IRDMA_HMC_OBJ_COUNT];
 	u32 size[IRDMA_HMC_OBJ_COUNT];
-	u64 sd[SIM_MAX_SDS];
-	u64 arp[SIM_MAX_ARPS];
-	DECLARE_BITMAP(arp_valid, SIM_MAX_ARPS);
+	u64 sd[ISIM_MAX_SDS];
+	u64 arp[ISIM_MAX_ARPS];
+	DECLARE_BITMAP(arp_valid, ISIM_MAX_ARPS);
 };
 
 /**
- * struct sim_stats - what the engine did, for tests and debugfs
+ * struct isim_stats - what the engine did, for tests and debugfs
  * @cqp_ops: CQP WQEs executed
  * @cqp_errors: CQP WQEs completed with an error
  * @irqs: interrupts raised (under the EQ lock)
@@ -374,7 +374,7 @@ struct sim_hmc {
  *	not acknowledged
  * @cq_events_released: held events given when the acknowledgment came
  */
-struct sim_stats {
+struct isim_stats {
 	u64 cqp_ops;
 	u64 cqp_errors;
 	u64 irqs;
@@ -400,26 +400,26 @@ struct sim_stats {
 };
 
 /* Queue-set handles a WORK_SCHED_NODE leaf can have (10 bits). */
-#define SIM_QSET_HANDLES	1024
+#define ISIM_QSET_HANDLES	1024
 /* Queue sets ice attaches for one function: one a traffic class and more. */
-#define SIM_MAX_QSETS		16
+#define ISIM_MAX_QSETS		16
 /* Traffic classes the port has enabled: DCB off, as ice's default. */
-#define SIM_LAN_MAX_TC		8
+#define ISIM_LAN_MAX_TC		8
 
 /**
- * struct sim_qset - a queue set the LAN side attached to the scheduler
+ * struct isim_qset - a queue set the LAN side attached to the scheduler
  * @teid: the scheduler node's id (0: the slot is free)
  * @qs_handle: the queue set
  * @tc: its traffic class
  */
-struct sim_qset {
+struct isim_qset {
 	u32 teid;
 	u16 qs_handle;
 	u8 tc;
 };
 
 /**
- * struct sim_lan - what the LAN driver set up for the RDMA engine (lan.c)
+ * struct isim_lan - what the LAN driver set up for the RDMA engine (lan.c)
  * @lock: guards @qset and @teids
  * @qset: the queue sets attached
  * @teids: TEIDs handed out so far
@@ -429,51 +429,51 @@ struct sim_qset {
  *	last given (WORK_SCHED_NODE), for tests
  * @qos: the port's traffic classes (DCB), as the LAN side set them
  */
-struct sim_lan {
+struct isim_lan {
 	spinlock_t lock; /* the queue-set table */
-	struct sim_qset qset[SIM_MAX_QSETS];
+	struct isim_qset qset[ISIM_MAX_QSETS];
 	u32 teids;
-	DECLARE_BITMAP(live, SIM_QSET_HANDLES);
+	DECLARE_BITMAP(live, ISIM_QSET_HANDLES);
 	bool rdma_filter;
-	u8 leaf_weight[SIM_QSET_HANDLES];
+	u8 leaf_weight[ISIM_QSET_HANDLES];
 	struct irdma_sim_qos qos;
 };
 
 /* Kinds of answers whose response time is recorded (latency.c). */
-enum sim_lat_kind {
-	SIM_LAT_CQP_CREATE,
-	SIM_LAT_CQP_DESTROY,
-	SIM_LAT_CQP_CMD,
-	SIM_LAT_CCQ_EVENT,
-	SIM_LAT_KINDS,
+enum isim_lat_kind {
+	ISIM_LAT_CQP_CREATE,
+	ISIM_LAT_CQP_DESTROY,
+	ISIM_LAT_CQP_CMD,
+	ISIM_LAT_CCQ_EVENT,
+	ISIM_LAT_KINDS,
 };
 
 /**
- * struct sim_lat_hist - response times of one kind of answer
+ * struct isim_lat_hist - response times of one kind of answer
  * @bucket: answers by time, bucket b holding [2^(b-1), 2^b) us
  * @sum_ns: all of their times
  * @max_ns: the longest
  * @max_what: what the longest answered (a CQP opcode)
  */
-struct sim_lat_hist {
-	atomic64_t bucket[SIM_LAT_BUCKETS];
+struct isim_lat_hist {
+	atomic64_t bucket[ISIM_LAT_BUCKETS];
 	atomic64_t sum_ns;
 	atomic64_t max_ns;
 	atomic_t max_what;
 };
 
-#define SIM_LAT_SLOW_KEEP	16	/* slow answers kept, the latest */
+#define ISIM_LAT_SLOW_KEEP	16	/* slow answers kept, the latest */
 
 /**
- * struct sim_lat_slow - one answer that took over a millisecond
- * @kind: what kind (enum sim_lat_kind)
+ * struct isim_lat_slow - one answer that took over a millisecond
+ * @kind: what kind (enum isim_lat_kind)
  * @what: what it answered (a CQP opcode)
  * @us: how long it took
  * @pick_us: how long until the engine took it up (0: not known)
  * @trap: answered in the doorbell's trap, not by a thread
  * @untrapped: the doorbell's write was not trapped (found by looking)
  */
-struct sim_lat_slow {
+struct isim_lat_slow {
 	u8 kind;
 	u8 what;
 	bool trap;
@@ -483,21 +483,21 @@ struct sim_lat_slow {
 };
 
 /* The doorbell registers trapped, in the order they get a debug register. */
-enum sim_trap_reg {
-	SIM_TRAP_CQPDB,
-	SIM_TRAP_CCQPLOW,
-	SIM_TRAP_CQACK,
-	SIM_TRAPS,
+enum isim_trap_reg {
+	ISIM_TRAP_CQPDB,
+	ISIM_TRAP_CCQPLOW,
+	ISIM_TRAP_CQACK,
+	ISIM_TRAPS,
 };
 
 /**
- * struct sim_doorbell - the function's trapped doorbells (doorbell.c)
+ * struct isim_doorbell - the function's trapped doorbells (doorbell.c)
  * @bp: the wide breakpoint on each register (NULL: that one is polled)
  * @rung_ns: when each was written, earliest not yet taken (0: none)
  * @kick: after a trap, from hard interrupt context: posts the CCQ's event
  *	if one is due, and wakes the engine threads if the trap left them work
- * @threads_due: the trap left work to the threads: SIM_KICK_RINGER (CQP
- *	WQEs, for the thread of the CPU that rang first) or SIM_KICK_ALL
+ * @threads_due: the trap left work to the threads: ISIM_KICK_RINGER (CQP
+ *	WQEs, for the thread of the CPU that rang first) or ISIM_KICK_ALL
  * @kicks: bumped at each kick; a thread sleeps only if it saw the last
  * @traps: writes trapped
  * @fast: CQP WQEs executed right in the trap
@@ -515,13 +515,13 @@ enum sim_trap_reg {
  * @user_traps: user space's WQE_ALLOC writes trapped (userdb.c)
  * @user_watches: processes whose WQE_ALLOC got a watchpoint
  * @user_runs: trapped writes after which the process executed WQEs of its
- *	SQ itself (sim_engine_run_sq())
+ *	SQ itself (isim_engine_run_sq())
  * @user_left: trapped writes whose WQEs the process left to the threads
  *	(a long message, or a thread at work)
  */
-struct sim_doorbell {
-	struct perf_event * __percpu *bp[SIM_TRAPS];
-	atomic64_t rung_ns[SIM_TRAPS];
+struct isim_doorbell {
+	struct perf_event * __percpu *bp[ISIM_TRAPS];
+	atomic64_t rung_ns[ISIM_TRAPS];
 	struct irq_work kick;
 	u8 threads_due;
 	atomic_t kicks;
@@ -533,7 +533,7 @@ struct sim_doorbell {
 	u32 rung_head;
 	int rung_cpu;
 	int ringer_cpu;
-	u64 left_to_trap[SIM_TRAPS];
+	u64 left_to_trap[ISIM_TRAPS];
 	atomic64_t user_traps;
 	atomic64_t user_watches;
 	atomic64_t user_runs;
@@ -541,7 +541,7 @@ struct sim_doorbell {
 };
 
 /**
- * struct sim_faults - what debugfs asked the engine to get wrong
+ * struct isim_faults - what debugfs asked the engine to get wrong
  * @fail_op: CQP opcode to fail, -1 for none
  * @fail_count: failures left to inject for @fail_op
  * @delay_op: CQP opcode to hold back, -1 for none
@@ -549,7 +549,7 @@ struct sim_doorbell {
  * @ae_lock: protects @aes
  * @aes: asynchronous events to post (code << 32 | QP/CQ id)
  */
-struct sim_faults {
+struct isim_faults {
 	s32 fail_op;
 	u32 fail_count;
 	s32 delay_op;
@@ -559,7 +559,7 @@ struct sim_faults {
 };
 
 /**
- * struct sim_dev - one simulated function
+ * struct isim_dev - one simulated function
  * @dev: the function's device on the irdma_sim bus (also its DMA device)
  * @dma_parms: its DMA parameters, as a PCI function has
  * @id: the number given at creation
@@ -585,7 +585,7 @@ struct sim_faults {
  * @engine_running: the last thread started has begun looking for work
  * @engine_lock: held by the thread doing the work
  * @engine_worked_ns: when a thread last found work that keeps the threads
- *	quick to answer for a while after (sim_engine_step())
+ *	quick to answer for a while after (isim_engine_step())
  * @cqp_lock: the CQP's ring position and the CCQ, between the engine
  *	threads and the CQPDB trap (which only ever tries it)
  * @eq_lock: the EQs' rings and the vectors, between the engine threads
@@ -594,7 +594,7 @@ struct sim_faults {
  * @db_pfn: the page of BAR0 holding the doorbells user space maps, or 0
  *	if user space's mappings are not watched
  * @userdb: entry in the list of functions whose mappings are watched
- * @lat: response times, by enum sim_lat_kind
+ * @lat: response times, by enum isim_lat_kind
  * @lat_slow: the latest answers over a millisecond, a ring
  * @lat_slow_next: how many were ever kept there
  * @ccqp_looked_ns: when the engine last found CCQPLOW with nothing new
@@ -615,7 +615,7 @@ struct sim_faults {
  * @qps: live queue pairs by number
  * @srqs: live shared receive queues by number
  * @mrs: memory keys by index
- * @ah_chunks: address handles by index, SIM_AH_CHUNK to a chunk (a
+ * @ah_chunks: address handles by index, ISIM_AH_CHUNK to a chunk (a
  *	table the trap can write without allocating)
  * @mgs: multicast groups by index
  * @peer: entry in the list of functions the fabric reaches
@@ -633,7 +633,7 @@ struct sim_faults {
  * @reset_work: resets the function
  * @dying: being removed: no more resets
  */
-struct sim_dev {
+struct isim_dev {
 	struct device dev;
 	struct device_dma_parameters dma_parms;
 	u32 id;
@@ -649,67 +649,67 @@ struct sim_dev {
 	struct work_struct mtu_work;
 	struct net_device *netdev;
 	unsigned int irq_base;
-	struct msix_entry msix[SIM_MSIX_COUNT];
+	struct msix_entry msix[ISIM_MSIX_COUNT];
 	unsigned long irq_pending;
 	struct irq_work irq_work;
 	struct irdma_sim_adev *sadev;
 	struct list_head list;
-	struct task_struct *engine[SIM_MAX_ENGINES];
+	struct task_struct *engine[ISIM_MAX_ENGINES];
 	struct completion engine_running;
 	struct mutex engine_lock; /* one engine thread works at a time */
 	u64 engine_worked_ns;
 	spinlock_t cqp_lock; /* CQP ring position, CCQ: threads and trap */
 	spinlock_t eq_lock; /* EQ rings and vectors: threads and irq_work */
-	struct sim_doorbell db;
+	struct isim_doorbell db;
 	unsigned long db_pfn;
 	struct list_head userdb;
-	struct sim_lat_hist lat[SIM_LAT_KINDS];
-	struct sim_lat_slow lat_slow[SIM_LAT_SLOW_KEEP];
+	struct isim_lat_hist lat[ISIM_LAT_KINDS];
+	struct isim_lat_slow lat_slow[ISIM_LAT_SLOW_KEEP];
 	atomic_t lat_slow_next;
 	u64 ccqp_looked_ns;
 	bool cqp_cleanup_due;
-	struct sim_cqp cqp;
-	struct sim_hmc hmc;
+	struct isim_cqp cqp;
+	struct isim_hmc hmc;
 	struct xarray cqs;
-	struct sim_cq ccq;
+	struct isim_cq ccq;
 	bool ccq_live;
-	DECLARE_BITMAP(cq_unacked, SIM_MAX_CQS);
+	DECLARE_BITMAP(cq_unacked, ISIM_MAX_CQS);
 	atomic_t cq_ack_credit;
-	DECLARE_BITMAP(cq_held, SIM_MAX_CQS);
+	DECLARE_BITMAP(cq_held, ISIM_MAX_CQS);
 	bool cq_held_due;
 	struct xarray qps;
 	struct xarray srqs;
 	struct xarray mrs;
-	struct sim_ah **ah_chunks;
+	struct isim_ah **ah_chunks;
 	struct xarray mgs;
 	struct list_head peer;
 	struct list_head port;
 	u32 push_pages;
 	DECLARE_BITMAP(push_used, IRDMA_SIM_PUSH_PAGES);
-	struct sim_eq ceq[SIM_MAX_CEQS];
-	struct sim_eq aeq;
-	struct sim_vector vec[SIM_MSIX_COUNT];
-	struct sim_stats stats;
+	struct isim_eq ceq[ISIM_MAX_CEQS];
+	struct isim_eq aeq;
+	struct isim_vector vec[ISIM_MSIX_COUNT];
+	struct isim_stats stats;
 	u64 counters[IRDMA_STAT_COUNT];
-	struct sim_lan lan;
-	struct sim_faults faults;
+	struct isim_lan lan;
+	struct isim_faults faults;
 	struct dentry *debugfs;
 	struct work_struct reset_work;
 	bool dying;
 };
 
-static inline u32 sim_rd32(struct sim_dev *sdev, u32 reg)
+static inline u32 isim_rd32(struct isim_dev *sdev, u32 reg)
 {
 	return readl(sdev->regs + reg);
 }
 
-static inline void sim_wr32(struct sim_dev *sdev, u32 reg, u32 val)
+static inline void isim_wr32(struct isim_dev *sdev, u32 reg, u32 val)
 {
 	writel(val, sdev->regs + reg);
 }
 
 /* Free every object an xarray holds, and empty it (function reset). */
-static inline void sim_xa_free_all(struct xarray *xa)
+static inline void isim_xa_free_all(struct xarray *xa)
 {
 	unsigned long id;
 	void *obj;
@@ -718,48 +718,48 @@ static inline void sim_xa_free_all(struct xarray *xa)
 		kfree(xa_erase(xa, id));
 }
 
-static inline struct sim_dev *to_sim_dev(struct device *dev)
+static inline struct isim_dev *to_isim_dev(struct device *dev)
 {
-	return container_of(dev, struct sim_dev, dev);
+	return container_of(dev, struct isim_dev, dev);
 }
 
 /* netdev.c */
-int sim_netdev_create(struct sim_dev *sdev);
-void sim_netdev_destroy(struct sim_dev *sdev);
+int isim_netdev_create(struct isim_dev *sdev);
+void isim_netdev_destroy(struct isim_dev *sdev);
 
 /* irq.c */
-int sim_irqs_alloc(struct sim_dev *sdev);
-void sim_irqs_free(struct sim_dev *sdev);
-void sim_irq_raise(struct sim_dev *sdev, unsigned int vector);
+int isim_irqs_alloc(struct isim_dev *sdev);
+void isim_irqs_free(struct isim_dev *sdev);
+void isim_irq_raise(struct isim_dev *sdev, unsigned int vector);
 
 /* regs.c */
-void sim_regs_reset(struct sim_dev *sdev);
-bool sim_regs_poll(struct sim_dev *sdev, bool *quick);
-bool sim_db_taken(struct sim_dev *sdev, u32 reg);
-bool sim_regs_cqp_ctx(struct sim_dev *sdev);
+void isim_regs_reset(struct isim_dev *sdev);
+bool isim_regs_poll(struct isim_dev *sdev, bool *quick);
+bool isim_db_taken(struct isim_dev *sdev, u32 reg);
+bool isim_regs_cqp_ctx(struct isim_dev *sdev);
 
 /* dma.c */
-void *sim_dma_map(struct sim_dev *sdev, u64 addr, size_t len);
-int sim_dma_read(struct sim_dev *sdev, u64 addr, void *buf, size_t len);
-int sim_dma_write(struct sim_dev *sdev, u64 addr, const void *buf, size_t len);
-int sim_dma_read_qword(struct sim_dev *sdev, u64 addr, u64 *val);
-int sim_dma_write_qword(struct sim_dev *sdev, u64 addr, u64 val);
+void *isim_dma_map(struct isim_dev *sdev, u64 addr, size_t len);
+int isim_dma_read(struct isim_dev *sdev, u64 addr, void *buf, size_t len);
+int isim_dma_write(struct isim_dev *sdev, u64 addr, const void *buf, size_t len);
+int isim_dma_read_qword(struct isim_dev *sdev, u64 addr, u64 *val);
+int isim_dma_write_qword(struct isim_dev *sdev, u64 addr, u64 val);
 
 /* cqp.c */
-void sim_cqp_create(struct sim_dev *sdev, u64 ctx_pa);
-void sim_cqp_down(struct sim_dev *sdev);
-void sim_cqp_cleanup(struct sim_dev *sdev);
-void sim_cqp_destroy(struct sim_dev *sdev);
-bool sim_cqp_run(struct sim_dev *sdev, bool *young);
+void isim_cqp_create(struct isim_dev *sdev, u64 ctx_pa);
+void isim_cqp_down(struct isim_dev *sdev);
+void isim_cqp_cleanup(struct isim_dev *sdev);
+void isim_cqp_destroy(struct isim_dev *sdev);
+bool isim_cqp_run(struct isim_dev *sdev, bool *young);
 
 /**
- * struct sim_cqp_result - how a CQP command completed
+ * struct isim_cqp_result - how a CQP command completed
  * @maj: major error code, 0 for success
  * @min: minor error code
  * @ret_val: the op's return value
  * @held: held back on request (debugfs delay_cqp_op)
  */
-struct sim_cqp_result {
+struct isim_cqp_result {
 	u16 maj;
 	u16 min;
 	u32 ret_val;
@@ -767,216 +767,216 @@ struct sim_cqp_result {
 };
 
 /* Minor codes of the CQP errors the engine reports (major 0xffff). */
-#define SIM_MIN_BAD_OPCODE	0x8001
-#define SIM_MIN_BAD_PARAM	0x8003
-#define SIM_MIN_DMA_FAULT	0x8004
-#define SIM_MIN_NO_SPACE	0x8005
-#define SIM_MIN_INJECTED	0x80ff
+#define ISIM_MIN_BAD_OPCODE	0x8001
+#define ISIM_MIN_BAD_PARAM	0x8003
+#define ISIM_MIN_DMA_FAULT	0x8004
+#define ISIM_MIN_NO_SPACE	0x8005
+#define ISIM_MIN_INJECTED	0x80ff
 
 /* Complete a CQP command with an error. */
-static inline void sim_fail(struct sim_cqp_result *res, u16 min)
+static inline void isim_fail(struct isim_cqp_result *res, u16 min)
 {
 	res->maj = IRDMA_CQP_MAJ_ERROR;
 	res->min = min;
 }
 
 /* hmc.c */
-void sim_hmc_query(struct sim_dev *sdev, const __le64 *wqe,
-		   struct sim_cqp_result *res);
-void sim_hmc_commit(struct sim_dev *sdev, const __le64 *wqe,
-		    struct sim_cqp_result *res);
-void sim_hmc_update_sds(struct sim_dev *sdev, const __le64 *wqe,
-			struct sim_cqp_result *res);
-void sim_hmc_manage_arp(struct sim_dev *sdev, const __le64 *wqe,
-			struct sim_cqp_result *res);
-int sim_hmc_fpm_to_pa(struct sim_dev *sdev, u64 fpm, u64 *pa, u32 *contig);
-int sim_hmc_read_pble(struct sim_dev *sdev, u64 idx, u64 *val);
-int sim_ring_pa(struct sim_dev *sdev, const struct sim_ring *ring, u64 off,
-		u64 *pa);
+void isim_hmc_query(struct isim_dev *sdev, const __le64 *wqe,
+		    struct isim_cqp_result *res);
+void isim_hmc_commit(struct isim_dev *sdev, const __le64 *wqe,
+		     struct isim_cqp_result *res);
+void isim_hmc_update_sds(struct isim_dev *sdev, const __le64 *wqe,
+			 struct isim_cqp_result *res);
+void isim_hmc_manage_arp(struct isim_dev *sdev, const __le64 *wqe,
+			 struct isim_cqp_result *res);
+int isim_hmc_fpm_to_pa(struct isim_dev *sdev, u64 fpm, u64 *pa, u32 *contig);
+int isim_hmc_read_pble(struct isim_dev *sdev, u64 idx, u64 *val);
+int isim_ring_pa(struct isim_dev *sdev, const struct isim_ring *ring, u64 off,
+		 u64 *pa);
 
 /* cq.c */
-struct sim_cq *sim_cq_find(struct sim_dev *sdev, u32 id);
-void sim_cq_create(struct sim_dev *sdev, const __le64 *wqe,
-		   struct sim_cqp_result *res);
-void sim_cq_destroy(struct sim_dev *sdev, const __le64 *wqe,
-		    struct sim_cqp_result *res);
-void sim_cq_modify(struct sim_dev *sdev, const __le64 *wqe,
-		   struct sim_cqp_result *res);
-int sim_cq_post(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe);
-int sim_cq_write(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe,
-		 bool *notify);
-void sim_ccq_map(struct sim_dev *sdev, struct sim_cq *ccq);
-int sim_cq_post_ext(struct sim_dev *sdev, struct sim_cq *cq, const u64 *cqe,
-		    const u64 *ext);
-void sim_cq_check_arms(struct sim_dev *sdev);
-void sim_cqs_destroy_all(struct sim_dev *sdev);
-void sim_cq_ack(struct sim_dev *sdev, u32 id);
-bool sim_cq_release_held(struct sim_dev *sdev);
+struct isim_cq *isim_cq_find(struct isim_dev *sdev, u32 id);
+void isim_cq_create(struct isim_dev *sdev, const __le64 *wqe,
+		    struct isim_cqp_result *res);
+void isim_cq_destroy(struct isim_dev *sdev, const __le64 *wqe,
+		     struct isim_cqp_result *res);
+void isim_cq_modify(struct isim_dev *sdev, const __le64 *wqe,
+		    struct isim_cqp_result *res);
+int isim_cq_post(struct isim_dev *sdev, struct isim_cq *cq, const u64 *cqe);
+int isim_cq_write(struct isim_dev *sdev, struct isim_cq *cq, const u64 *cqe,
+		  bool *notify);
+void isim_ccq_map(struct isim_dev *sdev, struct isim_cq *ccq);
+int isim_cq_post_ext(struct isim_dev *sdev, struct isim_cq *cq, const u64 *cqe,
+		     const u64 *ext);
+void isim_cq_check_arms(struct isim_dev *sdev);
+void isim_cqs_destroy_all(struct isim_dev *sdev);
+void isim_cq_ack(struct isim_dev *sdev, u32 id);
+bool isim_cq_release_held(struct isim_dev *sdev);
 
 /* eq.c */
-void sim_ceq_create(struct sim_dev *sdev, const __le64 *wqe,
-		    struct sim_cqp_result *res);
-void sim_ceq_destroy(struct sim_dev *sdev, const __le64 *wqe,
-		     struct sim_cqp_result *res);
-void sim_aeq_create(struct sim_dev *sdev, const __le64 *wqe,
-		    struct sim_cqp_result *res);
-void sim_aeq_destroy(struct sim_dev *sdev, const __le64 *wqe,
-		     struct sim_cqp_result *res);
-void sim_ceq_post(struct sim_dev *sdev, u32 ceq_id, u64 ctx);
-void sim_aeq_post_qp(struct sim_dev *sdev, u32 code, u32 id, u8 source,
-		     u32 wqe_idx, u8 state);
-void sim_aeq_post_ctx(struct sim_dev *sdev, u32 code, u32 id, u64 ctx);
-void sim_aeq_post_full(struct sim_dev *sdev, u32 code, u32 id, u8 source,
-		       u32 wqe_idx, u8 state, u64 q0);
-void sim_fault_queue_ae(struct sim_dev *sdev, u32 code, u32 id, u8 source);
-bool sim_fault_post_aes(struct sim_dev *sdev);
-void sim_vector_fire(struct sim_dev *sdev, u32 msix_idx);
-bool sim_vectors_poll(struct sim_dev *sdev);
+void isim_ceq_create(struct isim_dev *sdev, const __le64 *wqe,
+		     struct isim_cqp_result *res);
+void isim_ceq_destroy(struct isim_dev *sdev, const __le64 *wqe,
+		      struct isim_cqp_result *res);
+void isim_aeq_create(struct isim_dev *sdev, const __le64 *wqe,
+		     struct isim_cqp_result *res);
+void isim_aeq_destroy(struct isim_dev *sdev, const __le64 *wqe,
+		      struct isim_cqp_result *res);
+void isim_ceq_post(struct isim_dev *sdev, u32 ceq_id, u64 ctx);
+void isim_aeq_post_qp(struct isim_dev *sdev, u32 code, u32 id, u8 source,
+		      u32 wqe_idx, u8 state);
+void isim_aeq_post_ctx(struct isim_dev *sdev, u32 code, u32 id, u64 ctx);
+void isim_aeq_post_full(struct isim_dev *sdev, u32 code, u32 id, u8 source,
+			u32 wqe_idx, u8 state, u64 q0);
+void isim_fault_queue_ae(struct isim_dev *sdev, u32 code, u32 id, u8 source);
+bool isim_fault_post_aes(struct isim_dev *sdev);
+void isim_vector_fire(struct isim_dev *sdev, u32 msix_idx);
+bool isim_vectors_poll(struct isim_dev *sdev);
 
 /* mem.c: memory keys, address handles, scheduler nodes */
-void sim_mr_alloc(struct sim_dev *sdev, const __le64 *wqe,
-		  struct sim_cqp_result *res);
-void sim_mr_reg(struct sim_dev *sdev, const __le64 *wqe,
-		struct sim_cqp_result *res);
-void sim_mr_dealloc(struct sim_dev *sdev, const __le64 *wqe,
-		    struct sim_cqp_result *res);
-void sim_ah_cmd(struct sim_dev *sdev, const __le64 *wqe,
-		struct sim_cqp_result *res);
-bool sim_ah_cmd_atomic(struct sim_dev *sdev, const __le64 *wqe);
-int sim_ahs_alloc(struct sim_dev *sdev);
-void sim_ahs_clear(struct sim_dev *sdev);
-void sim_ahs_free(struct sim_dev *sdev);
-void sim_ws_node(struct sim_dev *sdev, const __le64 *wqe,
-		 struct sim_cqp_result *res);
-void sim_mg_cmd(struct sim_dev *sdev, const __le64 *wqe,
-		struct sim_cqp_result *res);
-void sim_mem_destroy_all(struct sim_dev *sdev);
-u32 sim_mr_index(struct sim_dev *sdev, u32 stag);
+void isim_mr_alloc(struct isim_dev *sdev, const __le64 *wqe,
+		   struct isim_cqp_result *res);
+void isim_mr_reg(struct isim_dev *sdev, const __le64 *wqe,
+		 struct isim_cqp_result *res);
+void isim_mr_dealloc(struct isim_dev *sdev, const __le64 *wqe,
+		     struct isim_cqp_result *res);
+void isim_ah_cmd(struct isim_dev *sdev, const __le64 *wqe,
+		 struct isim_cqp_result *res);
+bool isim_ah_cmd_atomic(struct isim_dev *sdev, const __le64 *wqe);
+int isim_ahs_alloc(struct isim_dev *sdev);
+void isim_ahs_clear(struct isim_dev *sdev);
+void isim_ahs_free(struct isim_dev *sdev);
+void isim_ws_node(struct isim_dev *sdev, const __le64 *wqe,
+		  struct isim_cqp_result *res);
+void isim_mg_cmd(struct isim_dev *sdev, const __le64 *wqe,
+		 struct isim_cqp_result *res);
+void isim_mem_destroy_all(struct isim_dev *sdev);
+u32 isim_mr_index(struct isim_dev *sdev, u32 stag);
 
 /**
- * struct sim_access - a memory access through a key
+ * struct isim_access - a memory access through a key
  * @stag: the key
  * @pd: the accessing QP's PD
  * @priv: the QP is privileged (STag 0 means physical addresses)
  * @rights: IRDMA_MR_RIGHT_* the access needs
  */
-struct sim_access {
+struct isim_access {
 	u32 stag;
 	u32 pd;
 	bool priv;
 	u8 rights;
 };
 
-int sim_mem_copy(struct sim_dev *sdev, const struct sim_access *acc, u64 addr,
-		 void *buf, u32 len, bool to_mem);
-int sim_mr_invalidate(struct sim_dev *sdev, u32 stag, u32 pd, bool remote);
-int sim_mr_fast_reg(struct sim_dev *sdev, u32 pd, const __le64 *wqe);
-int sim_mw_bind(struct sim_dev *sdev, u32 pd, const __le64 *wqe);
-struct sim_ah *sim_ah_get(struct sim_dev *sdev, u32 id);
+int isim_mem_copy(struct isim_dev *sdev, const struct isim_access *acc, u64 addr,
+		  void *buf, u32 len, bool to_mem);
+int isim_mr_invalidate(struct isim_dev *sdev, u32 stag, u32 pd, bool remote);
+int isim_mr_fast_reg(struct isim_dev *sdev, u32 pd, const __le64 *wqe);
+int isim_mw_bind(struct isim_dev *sdev, u32 pd, const __le64 *wqe);
+struct isim_ah *isim_ah_get(struct isim_dev *sdev, u32 id);
 
 /* qp.c: queue pairs and the fabric */
-void sim_qp_create(struct sim_dev *sdev, const __le64 *wqe,
-		   struct sim_cqp_result *res);
-void sim_qp_modify(struct sim_dev *sdev, const __le64 *wqe,
-		   struct sim_cqp_result *res);
-void sim_qp_destroy(struct sim_dev *sdev, const __le64 *wqe,
-		    struct sim_cqp_result *res);
-void sim_qp_flush(struct sim_dev *sdev, const __le64 *wqe,
-		  struct sim_cqp_result *res);
-void sim_qps_destroy_all(struct sim_dev *sdev);
-void sim_qp_suspend(struct sim_dev *sdev, const __le64 *wqe,
-		    struct sim_cqp_result *res);
-void sim_qp_resume(struct sim_dev *sdev, const __le64 *wqe,
-		   struct sim_cqp_result *res);
+void isim_qp_create(struct isim_dev *sdev, const __le64 *wqe,
+		    struct isim_cqp_result *res);
+void isim_qp_modify(struct isim_dev *sdev, const __le64 *wqe,
+		    struct isim_cqp_result *res);
+void isim_qp_destroy(struct isim_dev *sdev, const __le64 *wqe,
+		     struct isim_cqp_result *res);
+void isim_qp_flush(struct isim_dev *sdev, const __le64 *wqe,
+		   struct isim_cqp_result *res);
+void isim_qps_destroy_all(struct isim_dev *sdev);
+void isim_qp_suspend(struct isim_dev *sdev, const __le64 *wqe,
+		     struct isim_cqp_result *res);
+void isim_qp_resume(struct isim_dev *sdev, const __le64 *wqe,
+		    struct isim_cqp_result *res);
 
 /* push.c */
-void sim_push_manage(struct sim_dev *sdev, const __le64 *wqe,
-		     struct sim_cqp_result *res);
-bool sim_push_valid(struct sim_dev *sdev, u32 idx);
-bool sim_push_poll(struct sim_dev *sdev);
+void isim_push_manage(struct isim_dev *sdev, const __le64 *wqe,
+		      struct isim_cqp_result *res);
+bool isim_push_valid(struct isim_dev *sdev, u32 idx);
+bool isim_push_poll(struct isim_dev *sdev);
 
 /* srq.c */
-void sim_srq_create(struct sim_dev *sdev, const __le64 *wqe,
-		    struct sim_cqp_result *res);
-void sim_srq_modify(struct sim_dev *sdev, const __le64 *wqe,
-		    struct sim_cqp_result *res);
-void sim_srq_destroy(struct sim_dev *sdev, const __le64 *wqe,
-		     struct sim_cqp_result *res);
-void sim_srqs_destroy_all(struct sim_dev *sdev);
-int sim_srq_peek(struct sim_dev *sdev, u32 id, u32 pd, __le64 *wqe, u32 *idx);
-void sim_srq_advance(struct sim_dev *sdev, u32 id);
-bool sim_qps_run(struct sim_dev *sdev, bool *quick);
-bool sim_qp_run_sq(struct sim_dev *sdev, u32 qpn, bool *backlog);
-void sim_count_msg(struct sim_dev *sdev, bool ipv4, u32 len, bool tx, int rdma);
-void sim_peer_add(struct sim_dev *sdev);
-void sim_lan_init(struct sim_dev *sdev);
-void sim_lan_reset(struct sim_dev *sdev);
-int sim_qset_add(struct sim_dev *sdev, u16 qs_handle, u8 tc, u32 *teid);
-void sim_qset_del(struct sim_dev *sdev, u32 teid);
-bool sim_qset_live(struct sim_dev *sdev, u16 qs_handle);
-int sim_lan_count(struct sim_dev *sdev, bool *filter);
-void sim_peer_del(struct sim_dev *sdev);
+void isim_srq_create(struct isim_dev *sdev, const __le64 *wqe,
+		     struct isim_cqp_result *res);
+void isim_srq_modify(struct isim_dev *sdev, const __le64 *wqe,
+		     struct isim_cqp_result *res);
+void isim_srq_destroy(struct isim_dev *sdev, const __le64 *wqe,
+		      struct isim_cqp_result *res);
+void isim_srqs_destroy_all(struct isim_dev *sdev);
+int isim_srq_peek(struct isim_dev *sdev, u32 id, u32 pd, __le64 *wqe, u32 *idx);
+void isim_srq_advance(struct isim_dev *sdev, u32 id);
+bool isim_qps_run(struct isim_dev *sdev, bool *quick);
+bool isim_qp_run_sq(struct isim_dev *sdev, u32 qpn, bool *backlog);
+void isim_count_msg(struct isim_dev *sdev, bool ipv4, u32 len, bool tx, int rdma);
+void isim_peer_add(struct isim_dev *sdev);
+void isim_lan_init(struct isim_dev *sdev);
+void isim_lan_reset(struct isim_dev *sdev);
+int isim_qset_add(struct isim_dev *sdev, u16 qs_handle, u8 tc, u32 *teid);
+void isim_qset_del(struct isim_dev *sdev, u32 teid);
+bool isim_qset_live(struct isim_dev *sdev, u16 qs_handle);
+int isim_lan_count(struct isim_dev *sdev, bool *filter);
+void isim_peer_del(struct isim_dev *sdev);
 
 /* debugfs.c */
-void sim_debugfs_add(struct sim_dev *sdev);
-void sim_debugfs_del(struct sim_dev *sdev);
-void sim_debugfs_init(void);
-void sim_debugfs_exit(void);
+void isim_debugfs_add(struct isim_dev *sdev);
+void isim_debugfs_del(struct isim_dev *sdev);
+void isim_debugfs_init(void);
+void isim_debugfs_exit(void);
 
 /* bus.c */
-void sim_reset_schedule(struct sim_dev *sdev);
+void isim_reset_schedule(struct isim_dev *sdev);
 
 /* event.c: the LAN side's events for the driver */
-void sim_event_init(struct sim_dev *sdev);
-void sim_event_send(struct sim_dev *sdev, unsigned long type, u32 reg);
-int sim_event_parse(struct sim_dev *sdev, const char *cmd);
-int sim_qos_set(struct sim_dev *sdev, const struct irdma_sim_qos *qos);
-void sim_qos_get(struct sim_dev *sdev, struct irdma_sim_qos *qos);
+void isim_event_init(struct isim_dev *sdev);
+void isim_event_send(struct isim_dev *sdev, unsigned long type, u32 reg);
+int isim_event_parse(struct isim_dev *sdev, const char *cmd);
+int isim_qos_set(struct isim_dev *sdev, const struct irdma_sim_qos *qos);
+void isim_qos_get(struct isim_dev *sdev, struct irdma_sim_qos *qos);
 
 /* engine.c */
-int sim_engine_start(struct sim_dev *sdev);
-void sim_engine_stop(struct sim_dev *sdev);
-bool sim_engine_step(struct sim_dev *sdev, bool *quick);
-void sim_engine_kick(struct sim_dev *sdev);
-void sim_engine_kick_here(struct sim_dev *sdev);
-void sim_engine_kick_ringer(struct sim_dev *sdev);
-bool sim_engine_ringer_here(struct sim_dev *sdev, int cpu);
-void sim_engine_run_sq(struct sim_dev *sdev, u32 qpn);
+int isim_engine_start(struct isim_dev *sdev);
+void isim_engine_stop(struct isim_dev *sdev);
+bool isim_engine_step(struct isim_dev *sdev, bool *quick);
+void isim_engine_kick(struct isim_dev *sdev);
+void isim_engine_kick_here(struct isim_dev *sdev);
+void isim_engine_kick_ringer(struct isim_dev *sdev);
+bool isim_engine_ringer_here(struct isim_dev *sdev, int cpu);
+void isim_engine_run_sq(struct isim_dev *sdev, u32 qpn);
 
 /* doorbell.c */
-void sim_doorbell_init(struct sim_dev *sdev);
-void sim_doorbell_arm(struct sim_dev *sdev);
-void sim_doorbell_disarm(struct sim_dev *sdev);
-u64 sim_doorbell_take(struct sim_dev *sdev, enum sim_trap_reg reg);
-bool sim_doorbell_leave(struct sim_dev *sdev, enum sim_trap_reg reg, u32 val,
-			u64 looked, u64 now);
+void isim_doorbell_init(struct isim_dev *sdev);
+void isim_doorbell_arm(struct isim_dev *sdev);
+void isim_doorbell_disarm(struct isim_dev *sdev);
+u64 isim_doorbell_take(struct isim_dev *sdev, enum isim_trap_reg reg);
+bool isim_doorbell_leave(struct isim_dev *sdev, enum isim_trap_reg reg, u32 val,
+			 u64 looked, u64 now);
 
 /* userdb.c */
-void sim_userdb_init(void);
-void sim_userdb_exit(void);
-void sim_userdb_tidy(void);
-void sim_userdb_add(struct sim_dev *sdev);
-void sim_userdb_del(struct sim_dev *sdev);
+void isim_userdb_init(void);
+void isim_userdb_exit(void);
+void isim_userdb_tidy(void);
+void isim_userdb_add(struct isim_dev *sdev);
+void isim_userdb_del(struct isim_dev *sdev);
 
 /* cqp.c, the trap's part */
-bool sim_cqp_trap_patient(u64 start);
-/* What a trap leaves to be done after it (sim_cqp_fast()). */
-#define SIM_TRAP_LEFT_THREADS	BIT(0)
-#define SIM_TRAP_LEFT_EVENT	BIT(1)
-#define SIM_TRAP_LEFT_RINGER	BIT(2)
+bool isim_cqp_trap_patient(u64 start);
+/* What a trap leaves to be done after it (isim_cqp_fast()). */
+#define ISIM_TRAP_LEFT_THREADS	BIT(0)
+#define ISIM_TRAP_LEFT_EVENT	BIT(1)
+#define ISIM_TRAP_LEFT_RINGER	BIT(2)
 
-/* Whom a trap's kick wakes (struct sim_doorbell's threads_due). */
-#define SIM_KICK_ALL		1
-#define SIM_KICK_RINGER		2
-unsigned int sim_cqp_fast(struct sim_dev *sdev);
-bool sim_cqp_notify(struct sim_dev *sdev);
-bool sim_ccq_take_arm(struct sim_dev *sdev);
+/* Whom a trap's kick wakes (struct isim_doorbell's threads_due). */
+#define ISIM_KICK_ALL		1
+#define ISIM_KICK_RINGER		2
+unsigned int isim_cqp_fast(struct isim_dev *sdev);
+bool isim_cqp_notify(struct isim_dev *sdev);
+bool isim_ccq_take_arm(struct isim_dev *sdev);
 
 /* latency.c */
-u64 sim_lat_now(void);
-void sim_lat_record(struct sim_dev *sdev, enum sim_lat_kind kind, u64 since,
-		    u64 picked, u32 what, bool trapped);
-void sim_lat_reset(struct sim_dev *sdev);
-void sim_lat_show(struct seq_file *m, struct sim_dev *sdev);
+u64 isim_lat_now(void);
+void isim_lat_record(struct isim_dev *sdev, enum isim_lat_kind kind, u64 since,
+		     u64 picked, u32 what, bool trapped);
+void isim_lat_reset(struct isim_dev *sdev);
+void isim_lat_show(struct seq_file *m, struct isim_dev *sdev);
 
 #endif /* IRDMA_SIM_INTERNAL_H */

@@ -18,7 +18,7 @@
 #include "sim.h"
 
 /**
- * struct sim_srq - a shared receive queue
+ * struct isim_srq - a shared receive queue
  * @id: its number
  * @pd: protection domain
  * @ring: where its WQEs live
@@ -31,10 +31,10 @@
  * @limit: the armed limit
  * @armed: the limit event is wanted
  */
-struct sim_srq {
+struct isim_srq {
 	u32 id;
 	u32 pd;
-	struct sim_ring ring;
+	struct isim_ring ring;
 	u32 size;
 	u8 shift;
 	u32 head;
@@ -46,7 +46,7 @@ struct sim_srq {
 };
 
 /* The SRQ a command names, if it may name one. */
-static u32 sim_srq_cmd_id(struct sim_dev *sdev, const __le64 *wqe)
+static u32 isim_srq_cmd_id(struct isim_dev *sdev, const __le64 *wqe)
 {
 	u32 id = FIELD_GET(IRDMA_SRQCMD_SRQID, le64_to_cpu(wqe[3]));
 
@@ -57,7 +57,7 @@ static u32 sim_srq_cmd_id(struct sim_dev *sdev, const __le64 *wqe)
 }
 
 /* The fields CREATE_SRQ and MODIFY_SRQ both carry. */
-static int sim_srq_load(struct sim_srq *srq, const __le64 *wqe)
+static int isim_srq_load(struct isim_srq *srq, const __le64 *wqe)
 {
 	u64 q0 = le64_to_cpu(wqe[0]), hdr = le64_to_cpu(wqe[3]);
 	u32 quanta = IRDMA_SRQ_MIN_QUANTA << FIELD_GET(IRDMA_SRQCMD_RQSIZE, q0);
@@ -82,96 +82,96 @@ static int sim_srq_load(struct sim_srq *srq, const __le64 *wqe)
 }
 
 /**
- * sim_srq_create - CREATE_SRQ
+ * isim_srq_create - CREATE_SRQ
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion
  */
-void sim_srq_create(struct sim_dev *sdev, const __le64 *wqe,
-		    struct sim_cqp_result *res)
+void isim_srq_create(struct isim_dev *sdev, const __le64 *wqe,
+		     struct isim_cqp_result *res)
 {
-	u32 id = sim_srq_cmd_id(sdev, wqe);
-	struct sim_srq *srq;
+	u32 id = isim_srq_cmd_id(sdev, wqe);
+	struct isim_srq *srq;
 
 	if (!id)
-		return sim_fail(res, SIM_MIN_BAD_PARAM);
+		return isim_fail(res, ISIM_MIN_BAD_PARAM);
 	if (xa_load(&sdev->srqs, id))
-		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+		return isim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
 	srq = kzalloc(sizeof(*srq), GFP_KERNEL);
 	if (!srq)
-		return sim_fail(res, SIM_MIN_BAD_PARAM);
+		return isim_fail(res, ISIM_MIN_BAD_PARAM);
 	srq->id = id;
 	srq->polarity = true;
 	srq->ctx = le64_to_cpu(wqe[1]);
-	if (sim_srq_load(srq, wqe) ||
+	if (isim_srq_load(srq, wqe) ||
 	    xa_err(xa_store(&sdev->srqs, id, srq, GFP_KERNEL))) {
 		kfree(srq);
-		sim_fail(res, SIM_MIN_BAD_PARAM);
+		isim_fail(res, ISIM_MIN_BAD_PARAM);
 	}
 }
 
 /**
- * sim_srq_modify - MODIFY_SRQ: a new limit, armed or not
+ * isim_srq_modify - MODIFY_SRQ: a new limit, armed or not
  * @sdev: the simulated function
  * @wqe: the command; it re-sends the whole SRQ, of which only the limit
  *	may change
  * @res: its completion
  */
-void sim_srq_modify(struct sim_dev *sdev, const __le64 *wqe,
-		    struct sim_cqp_result *res)
+void isim_srq_modify(struct isim_dev *sdev, const __le64 *wqe,
+		     struct isim_cqp_result *res)
 {
-	struct sim_srq *srq = xa_load(&sdev->srqs, sim_srq_cmd_id(sdev, wqe));
-	struct sim_srq next;
+	struct isim_srq *srq = xa_load(&sdev->srqs, isim_srq_cmd_id(sdev, wqe));
+	struct isim_srq next;
 
 	if (!srq)
-		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+		return isim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
 	next = *srq;
-	if (sim_srq_load(&next, wqe) || next.size != srq->size ||
+	if (isim_srq_load(&next, wqe) || next.size != srq->size ||
 	    next.shift != srq->shift || next.ring.base != srq->ring.base ||
 	    next.shadow_pa != srq->shadow_pa)
-		return sim_fail(res, SIM_MIN_BAD_PARAM);
+		return isim_fail(res, ISIM_MIN_BAD_PARAM);
 	srq->limit = next.limit;
 	srq->armed = next.armed;
 }
 
 /**
- * sim_srq_destroy - DESTROY_SRQ
+ * isim_srq_destroy - DESTROY_SRQ
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion
  */
-void sim_srq_destroy(struct sim_dev *sdev, const __le64 *wqe,
-		     struct sim_cqp_result *res)
+void isim_srq_destroy(struct isim_dev *sdev, const __le64 *wqe,
+		      struct isim_cqp_result *res)
 {
-	struct sim_srq *srq = xa_erase(&sdev->srqs, sim_srq_cmd_id(sdev, wqe));
+	struct isim_srq *srq = xa_erase(&sdev->srqs, isim_srq_cmd_id(sdev, wqe));
 
 	if (!srq)
-		return sim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+		return isim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
 	kfree(srq);
 }
 
 /**
- * sim_srqs_destroy_all - forget every SRQ (function reset)
+ * isim_srqs_destroy_all - forget every SRQ (function reset)
  * @sdev: the simulated function
  */
-void sim_srqs_destroy_all(struct sim_dev *sdev)
+void isim_srqs_destroy_all(struct isim_dev *sdev)
 {
-	sim_xa_free_all(&sdev->srqs);
+	isim_xa_free_all(&sdev->srqs);
 }
 
 /* WQEs the driver has published and the engine has not taken. */
-static u32 sim_srq_available(struct sim_dev *sdev, struct sim_srq *srq)
+static u32 isim_srq_available(struct isim_dev *sdev, struct isim_srq *srq)
 {
 	u64 prod = 0;
 
-	if (sim_dma_read_qword(sdev, srq->shadow_pa, &prod))
+	if (isim_dma_read_qword(sdev, srq->shadow_pa, &prod))
 		return 0;
 	prod %= srq->size;
 	return (prod + srq->size - srq->head) % srq->size;
 }
 
 /**
- * sim_srq_peek - the WQE at the head of a QP's SRQ
+ * isim_srq_peek - the WQE at the head of a QP's SRQ
  * @sdev: the simulated function
  * @id: the SRQ
  * @pd: the QP's protection domain, which must be the SRQ's
@@ -182,23 +182,23 @@ static u32 sim_srq_available(struct sim_dev *sdev, struct sim_srq *srq)
  * unreadable, -ENOENT when the SRQ is gone, -EPERM for a QP of another
  * protection domain.
  */
-int sim_srq_peek(struct sim_dev *sdev, u32 id, u32 pd, __le64 *wqe, u32 *idx)
+int isim_srq_peek(struct isim_dev *sdev, u32 id, u32 pd, __le64 *wqe, u32 *idx)
 {
-	struct sim_srq *srq = xa_load(&sdev->srqs, id);
+	struct isim_srq *srq = xa_load(&sdev->srqs, id);
 	u64 pa;
 
 	if (!srq)
 		return -ENOENT;
 	if (srq->pd != pd)
 		return -EPERM;
-	if (!sim_srq_available(sdev, srq))
+	if (!isim_srq_available(sdev, srq))
 		return -EAGAIN;
 	/* The producer index, then the WQE it covers. */
 	dma_rmb();
-	if (sim_ring_pa(sdev, &srq->ring,
-			((u64)srq->head << srq->shift) * IRDMA_WQE_QUANTUM_SIZE,
+	if (isim_ring_pa(sdev, &srq->ring,
+			 ((u64)srq->head << srq->shift) * IRDMA_WQE_QUANTUM_SIZE,
 			&pa) ||
-	    sim_dma_read(sdev, pa, wqe, IRDMA_WQE_QUANTUM_SIZE << srq->shift))
+	    isim_dma_read(sdev, pa, wqe, IRDMA_WQE_QUANTUM_SIZE << srq->shift))
 		return -EFAULT;
 	if (!!(le64_to_cpu(wqe[3]) & IRDMA_WQE_VALID) != srq->polarity)
 		return -EAGAIN;
@@ -207,13 +207,13 @@ int sim_srq_peek(struct sim_dev *sdev, u32 id, u32 pd, __le64 *wqe, u32 *idx)
 }
 
 /**
- * sim_srq_advance - take the WQE at the head; the limit may fire
+ * isim_srq_advance - take the WQE at the head; the limit may fire
  * @sdev: the simulated function
  * @id: the SRQ
  */
-void sim_srq_advance(struct sim_dev *sdev, u32 id)
+void isim_srq_advance(struct isim_dev *sdev, u32 id)
 {
-	struct sim_srq *srq = xa_load(&sdev->srqs, id);
+	struct isim_srq *srq = xa_load(&sdev->srqs, id);
 
 	if (!srq)
 		return;
@@ -221,8 +221,8 @@ void sim_srq_advance(struct sim_dev *sdev, u32 id)
 		srq->head = 0;
 		srq->polarity = !srq->polarity;
 	}
-	if (srq->armed && sim_srq_available(sdev, srq) < srq->limit) {
+	if (srq->armed && isim_srq_available(sdev, srq) < srq->limit) {
 		srq->armed = false;
-		sim_aeq_post_ctx(sdev, IRDMA_AE_SRQ_LIMIT, srq->id, srq->ctx);
+		isim_aeq_post_ctx(sdev, IRDMA_AE_SRQ_LIMIT, srq->id, srq->ctx);
 	}
 }

@@ -15,7 +15,7 @@
 
 #ifndef IRDMA_SIM_TRACE_HELPERS
 #define IRDMA_SIM_TRACE_HELPERS
-static inline void sim_trace_qwords(u64 *dst, const __le64 *src, u32 n)
+static inline void isim_trace_qwords(u64 *dst, const __le64 *src, u32 n)
 {
 	u32 i;
 
@@ -36,7 +36,7 @@ TRACE_EVENT(irdma_sim_cqp,
 			     __field(u32, ret)),
 	    TP_fast_assign(__entry->fn = fn;
 			   __entry->idx = idx;
-			   sim_trace_qwords(__entry->q, wqe, 8);
+			   isim_trace_qwords(__entry->q, wqe, 8);
 			   __entry->maj = maj;
 			   __entry->min = min;
 			   __entry->ret = ret;),
@@ -75,7 +75,7 @@ TRACE_EVENT(irdma_sim_wqe,
 			   __entry->qpn = qpn;
 			   __assign_str(queue);
 			   __entry->kernel = kernel;
-			   sim_trace_qwords(__get_dynamic_array(q), wqe, qwords);),
+			   isim_trace_qwords(__get_dynamic_array(q), wqe, qwords);),
 	    TP_printk("fn %u qp %u %s %s %s", __entry->fn, __entry->qpn,
 		      __get_str(queue), __entry->kernel ? "kernel" : "user",
 		      __print_array(__get_dynamic_array(q),
@@ -90,7 +90,7 @@ TRACE_EVENT(irdma_sim_qpctx,
 			     __dynamic_array(u64, q, qwords)),
 	    TP_fast_assign(__entry->fn = fn;
 			   __entry->qpn = qpn;
-			   sim_trace_qwords(__get_dynamic_array(q), ctx, qwords);),
+			   isim_trace_qwords(__get_dynamic_array(q), ctx, qwords);),
 	    TP_printk("fn %u qp %u %s", __entry->fn, __entry->qpn,
 		      __print_array(__get_dynamic_array(q),
 				    __get_dynamic_array_len(q) / 8, 8))

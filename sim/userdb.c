@@ -13,7 +13,7 @@
  * write watchpoint on that process's WQE_ALLOC (a per-task hardware
  * breakpoint). The store then raises a debug exception in the process,
  * which queues a task work: on its way back to user space the process
- * executes the SQ it rang itself (sim_engine_run_sq()), as the system call
+ * executes the SQ it rang itself (isim_engine_run_sq()), as the system call
  * of a software RDMA device would, with no thread to wake or to leave the
  * CPU again. Where no task work can be queued, the exception kicks the
  * engine thread of that CPU instead, which runs before the process goes on.
@@ -42,9 +42,9 @@
  * reference while the watchpoint is set, a queued task work another; the
  * function (@sdev, NULL once unwatched) is looked at under @lock.
  */
-struct sim_userdb_watch {
+struct isim_userdb_watch {
 	struct list_head list;
-	struct sim_dev *sdev;
+	struct isim_dev *sdev;
 	struct task_struct *task;
 	unsigned long va;
 	unsigned long map_start;
@@ -57,7 +57,7 @@ struct sim_userdb_watch {
 };
 
 /* A mapping seen by the probe, to be watched from process context. */
-struct sim_userdb_req {
+struct isim_userdb_req {
 	struct work_struct work;
 	struct task_struct *task;
 	unsigned long pfn;
@@ -65,20 +65,20 @@ struct sim_userdb_req {
 };
 
 /* What the probe keeps between the call and its return. */
-struct sim_userdb_call {
+struct isim_userdb_call {
 	struct vm_area_struct *vma;
 	unsigned long pfn;
 };
 
-static DEFINE_MUTEX(sim_userdb_lock);	/* the two lists */
-static LIST_HEAD(sim_userdb_devs);	/* functions whose page is watched */
-static LIST_HEAD(sim_userdb_watches);
-static struct workqueue_struct *sim_userdb_wq;
-static bool sim_userdb_probing;
+static DEFINE_MUTEX(isim_userdb_lock);	/* the two lists */
+static LIST_HEAD(isim_userdb_devs);	/* functions whose page is watched */
+static LIST_HEAD(isim_userdb_watches);
+static struct workqueue_struct *isim_userdb_wq;
+static bool isim_userdb_probing;
 /* Task works queued and not yet done: the module's code runs them. */
-static atomic_t sim_userdb_runs = ATOMIC_INIT(0);
+static atomic_t isim_userdb_runs = ATOMIC_INIT(0);
 
-static void sim_userdb_put(struct sim_userdb_watch *w)
+static void isim_userdb_put(struct isim_userdb_watch *w)
 {
 	if (refcount_dec_and_test(&w->ref)) {
 		put_task_struct(w->task);
@@ -87,35 +87,35 @@ static void sim_userdb_put(struct sim_userdb_watch *w)
 }
 
 /* The task work: the process executes the SQ it rang. */
-static void sim_userdb_run(struct callback_head *head)
+static void isim_userdb_run(struct callback_head *head)
 {
-	struct sim_userdb_watch *w = container_of(head, struct sim_userdb_watch, run);
+	struct isim_userdb_watch *w = container_of(head, struct isim_userdb_watch, run);
 
 	mutex_lock(&w->lock);
 	atomic_set(&w->queued, 0);
 	if (w->sdev)
-		sim_engine_run_sq(w->sdev, xchg(&w->qpn, SIM_DB_IDLE));
+		isim_engine_run_sq(w->sdev, xchg(&w->qpn, ISIM_DB_IDLE));
 	mutex_unlock(&w->lock);
-	sim_userdb_put(w);
-	if (atomic_dec_and_test(&sim_userdb_runs))
-		wake_up_var(&sim_userdb_runs);
+	isim_userdb_put(w);
+	if (atomic_dec_and_test(&isim_userdb_runs))
+		wake_up_var(&isim_userdb_runs);
 }
 
 /*
  * Queue the task work, unless it is queued already (it then runs the SQ
  * noted for it now). False if none could be: the process is exiting.
  */
-static bool sim_userdb_queue(struct sim_userdb_watch *w)
+static bool isim_userdb_queue(struct isim_userdb_watch *w)
 {
 	if (atomic_cmpxchg(&w->queued, 0, 1))
 		return true;
 	refcount_inc(&w->ref);
-	atomic_inc(&sim_userdb_runs);
-	init_task_work(&w->run, sim_userdb_run);
+	atomic_inc(&isim_userdb_runs);
+	init_task_work(&w->run, isim_userdb_run);
 	if (!task_work_add(current, &w->run, TWA_RESUME))
 		return true;
 	/* The list's reference stays: this one cannot be the last. */
-	atomic_dec(&sim_userdb_runs);
+	atomic_dec(&isim_userdb_runs);
 	refcount_dec(&w->ref);
 	atomic_set(&w->queued, 0);
 	return false;
@@ -126,27 +126,27 @@ static bool sim_userdb_queue(struct sim_userdb_watch *w)
  * (exclude_kernel), whose debug exception is not NMI-like: interrupts
  * off, a task work may be queued, a wake-up made.
  */
-static void sim_userdb_hit(struct perf_event *bp, struct perf_sample_data *data,
-			   struct pt_regs *regs)
+static void isim_userdb_hit(struct perf_event *bp, struct perf_sample_data *data,
+			    struct pt_regs *regs)
 {
-	struct sim_userdb_watch *w = bp->overflow_handler_context;
-	struct sim_dev *sdev = w->sdev;
-	u32 qpn = sim_rd32(sdev, IRDMA_DB_WQE_ALLOC);
+	struct isim_userdb_watch *w = bp->overflow_handler_context;
+	struct isim_dev *sdev = w->sdev;
+	u32 qpn = isim_rd32(sdev, IRDMA_DB_WQE_ALLOC);
 
 	/*
-	 * The value a provider writes is the QP's number; SIM_DB_IDLE means
+	 * The value a provider writes is the QP's number; ISIM_DB_IDLE means
 	 * a thread took the write already: the thread here makes sure.
 	 */
 	atomic64_inc(&sdev->db.user_traps);
-	if (qpn != SIM_DB_IDLE) {
+	if (qpn != ISIM_DB_IDLE) {
 		WRITE_ONCE(w->qpn, qpn);
-		if (sim_userdb_queue(w))
+		if (isim_userdb_queue(w))
 			return;
 	}
-	sim_engine_kick_here(sdev);
+	isim_engine_kick_here(sdev);
 }
 
-static void sim_userdb_unwatch(struct sim_userdb_watch *w)
+static void isim_userdb_unwatch(struct isim_userdb_watch *w)
 {
 	list_del(&w->list);
 	unregister_hw_breakpoint(w->bp);
@@ -154,11 +154,11 @@ static void sim_userdb_unwatch(struct sim_userdb_watch *w)
 	mutex_lock(&w->lock);
 	w->sdev = NULL;
 	mutex_unlock(&w->lock);
-	sim_userdb_put(w);
+	isim_userdb_put(w);
 }
 
 /* The process still maps the doorbell page where it was watched. */
-static bool sim_userdb_mapped(struct sim_userdb_watch *w)
+static bool isim_userdb_mapped(struct isim_userdb_watch *w)
 {
 	struct vm_area_struct *vma;
 	struct mm_struct *mm;
@@ -178,29 +178,29 @@ static bool sim_userdb_mapped(struct sim_userdb_watch *w)
 }
 
 /* Watchpoints whose process exited or unmapped the page. Under the lock. */
-static void sim_userdb_collect(void)
+static void isim_userdb_collect(void)
 {
-	struct sim_userdb_watch *w, *tmp;
+	struct isim_userdb_watch *w, *tmp;
 
-	list_for_each_entry_safe(w, tmp, &sim_userdb_watches, list)
-		if (!sim_userdb_mapped(w))
-			sim_userdb_unwatch(w);
+	list_for_each_entry_safe(w, tmp, &isim_userdb_watches, list)
+		if (!isim_userdb_mapped(w))
+			isim_userdb_unwatch(w);
 }
 
-static bool sim_userdb_watched(struct sim_dev *sdev, struct task_struct *task,
-			       unsigned long va)
+static bool isim_userdb_watched(struct isim_dev *sdev, struct task_struct *task,
+				unsigned long va)
 {
-	struct sim_userdb_watch *w;
+	struct isim_userdb_watch *w;
 
-	list_for_each_entry(w, &sim_userdb_watches, list)
+	list_for_each_entry(w, &isim_userdb_watches, list)
 		if (w->sdev == sdev && w->task == task && w->va == va)
 			return true;
 	return false;
 }
 
 /* A write watchpoint on @va in the process, for @hit. */
-static struct perf_event *sim_userdb_bp(struct sim_userdb_watch *w,
-					unsigned long va,
+static struct perf_event *isim_userdb_bp(struct isim_userdb_watch *w,
+					 unsigned long va,
 					perf_overflow_handler_t hit)
 {
 	struct perf_event_attr attr;
@@ -220,24 +220,24 @@ static struct perf_event *sim_userdb_bp(struct sim_userdb_watch *w,
 	return register_user_hw_breakpoint(&attr, hit, w, w->task);
 }
 
-static void sim_userdb_watch(struct sim_dev *sdev, struct task_struct *task,
-			     unsigned long map_start)
+static void isim_userdb_watch(struct isim_dev *sdev, struct task_struct *task,
+			      unsigned long map_start)
 {
 	unsigned long va = map_start + offset_in_page(IRDMA_DB_WQE_ALLOC);
-	struct sim_userdb_watch *w;
+	struct isim_userdb_watch *w;
 	struct perf_event *bp;
 
-	if (sim_userdb_watched(sdev, task, va))
+	if (isim_userdb_watched(sdev, task, va))
 		return;
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!w)
 		return;
-	*w = (struct sim_userdb_watch) {
+	*w = (struct isim_userdb_watch) {
 		.sdev = sdev, .task = task, .va = va, .map_start = map_start,
-		.ref = REFCOUNT_INIT(1), .qpn = SIM_DB_IDLE,
+		.ref = REFCOUNT_INIT(1), .qpn = ISIM_DB_IDLE,
 	};
 	mutex_init(&w->lock);
-	bp = sim_userdb_bp(w, va, sim_userdb_hit);
+	bp = isim_userdb_bp(w, va, isim_userdb_hit);
 	if (IS_ERR(bp)) {
 		dev_dbg(&sdev->dev, "WQE_ALLOC of pid %d polled (%ld)\n",
 			task_pid_nr(task), PTR_ERR(bp));
@@ -246,31 +246,31 @@ static void sim_userdb_watch(struct sim_dev *sdev, struct task_struct *task,
 	}
 	w->bp = bp;
 	get_task_struct(task);
-	list_add_tail(&w->list, &sim_userdb_watches);
+	list_add_tail(&w->list, &isim_userdb_watches);
 	atomic64_inc(&sdev->db.user_watches);
 }
 
-static void sim_userdb_work(struct work_struct *work)
+static void isim_userdb_work(struct work_struct *work)
 {
-	struct sim_userdb_req *req = container_of(work, struct sim_userdb_req, work);
-	struct sim_dev *sdev;
+	struct isim_userdb_req *req = container_of(work, struct isim_userdb_req, work);
+	struct isim_dev *sdev;
 
-	mutex_lock(&sim_userdb_lock);
-	sim_userdb_collect();
-	list_for_each_entry(sdev, &sim_userdb_devs, userdb) {
+	mutex_lock(&isim_userdb_lock);
+	isim_userdb_collect();
+	list_for_each_entry(sdev, &isim_userdb_devs, userdb) {
 		if (sdev->db_pfn != req->pfn)
 			continue;
-		sim_userdb_watch(sdev, req->task, req->va);
+		isim_userdb_watch(sdev, req->task, req->va);
 		break;
 	}
-	mutex_unlock(&sim_userdb_lock);
+	mutex_unlock(&isim_userdb_lock);
 	put_task_struct(req->task);
 	kfree(req);
 }
 
-static int sim_userdb_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+static int isim_userdb_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct sim_userdb_call *call = (void *)ri->data;
+	struct isim_userdb_call *call = (void *)ri->data;
 
 	/* rdma_user_mmap_io(ucontext, vma, pfn, size, prot, entry) */
 	call->vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 1);
@@ -278,10 +278,10 @@ static int sim_userdb_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
-static int sim_userdb_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+static int isim_userdb_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct sim_userdb_call *call = (void *)ri->data;
-	struct sim_userdb_req *req;
+	struct isim_userdb_call *call = (void *)ri->data;
+	struct isim_userdb_req *req;
 
 	/* It returns an int: the upper half of the register is not its. */
 	if ((int)regs_return_value(regs) || (current->flags & PF_KTHREAD))
@@ -289,105 +289,105 @@ static int sim_userdb_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	req = kmalloc(sizeof(*req), GFP_ATOMIC);
 	if (!req)
 		return 0;
-	INIT_WORK(&req->work, sim_userdb_work);
+	INIT_WORK(&req->work, isim_userdb_work);
 	req->task = get_task_struct(current);
 	req->pfn = call->pfn;
 	req->va = call->vma->vm_start;
-	queue_work(sim_userdb_wq, &req->work);
+	queue_work(isim_userdb_wq, &req->work);
 	return 0;
 }
 
-static struct kretprobe sim_userdb_probe = {
+static struct kretprobe isim_userdb_probe = {
 	.kp.symbol_name = "rdma_user_mmap_io",
-	.entry_handler = sim_userdb_entry,
-	.handler = sim_userdb_ret,
-	.data_size = sizeof(struct sim_userdb_call),
+	.entry_handler = isim_userdb_entry,
+	.handler = isim_userdb_ret,
+	.data_size = sizeof(struct isim_userdb_call),
 	.maxactive = 32,
 };
 
 /**
- * sim_userdb_tidy - let go of the watchpoints no process needs any more,
+ * isim_userdb_tidy - let go of the watchpoints no process needs any more,
  * and of the debug registers they hold (before a function takes some)
  */
-void sim_userdb_tidy(void)
+void isim_userdb_tidy(void)
 {
-	mutex_lock(&sim_userdb_lock);
-	sim_userdb_collect();
-	mutex_unlock(&sim_userdb_lock);
+	mutex_lock(&isim_userdb_lock);
+	isim_userdb_collect();
+	mutex_unlock(&isim_userdb_lock);
 }
 
 /**
- * sim_userdb_add - watch user space's mappings of a function's doorbells
+ * isim_userdb_add - watch user space's mappings of a function's doorbells
  * @sdev: the simulated function, its engine running, not yet plugged (no
  *	driver maps its pages before)
  */
-void sim_userdb_add(struct sim_dev *sdev)
+void isim_userdb_add(struct isim_dev *sdev)
 {
 	void *db = (void __force *)sdev->regs + IRDMA_DB_WQE_ALLOC;
 
-	if (!IS_ENABLED(CONFIG_HAVE_HW_BREAKPOINT) || !sim_userdb_probing)
+	if (!IS_ENABLED(CONFIG_HAVE_HW_BREAKPOINT) || !isim_userdb_probing)
 		return;
 	/* The page a driver hands to user space: see its bar_pfn(). */
 	sdev->db_pfn = sdev->own_regs ? vmalloc_to_pfn(db) :
 					PHYS_PFN(slow_virt_to_phys(db));
-	mutex_lock(&sim_userdb_lock);
-	list_add_tail(&sdev->userdb, &sim_userdb_devs);
-	mutex_unlock(&sim_userdb_lock);
+	mutex_lock(&isim_userdb_lock);
+	list_add_tail(&sdev->userdb, &isim_userdb_devs);
+	mutex_unlock(&isim_userdb_lock);
 }
 
 /**
- * sim_userdb_del - stop watching a function's doorbells; no watchpoint of
+ * isim_userdb_del - stop watching a function's doorbells; no watchpoint of
  * it fires after this returns
  * @sdev: the simulated function, unplugged, its engine still running
  */
-void sim_userdb_del(struct sim_dev *sdev)
+void isim_userdb_del(struct isim_dev *sdev)
 {
-	struct sim_userdb_watch *w, *tmp;
+	struct isim_userdb_watch *w, *tmp;
 
 	if (!sdev->db_pfn)
 		return;
-	mutex_lock(&sim_userdb_lock);
+	mutex_lock(&isim_userdb_lock);
 	list_del(&sdev->userdb);
-	list_for_each_entry_safe(w, tmp, &sim_userdb_watches, list)
+	list_for_each_entry_safe(w, tmp, &isim_userdb_watches, list)
 		if (w->sdev == sdev)
-			sim_userdb_unwatch(w);
-	mutex_unlock(&sim_userdb_lock);
+			isim_userdb_unwatch(w);
+	mutex_unlock(&isim_userdb_lock);
 	sdev->db_pfn = 0;
 }
 
 /**
- * sim_userdb_init - start noting user space's doorbell mappings
+ * isim_userdb_init - start noting user space's doorbell mappings
  *
  * Without kprobes, or with ib_core's helper not probeable, every user
  * doorbell is polled, as before.
  */
-void sim_userdb_init(void)
+void isim_userdb_init(void)
 {
 	int err;
 
-	sim_userdb_wq = alloc_workqueue("irdma_sim_userdb", 0, 0);
-	if (!sim_userdb_wq)
+	isim_userdb_wq = alloc_workqueue("irdma_sim_userdb", 0, 0);
+	if (!isim_userdb_wq)
 		return;
-	err = register_kretprobe(&sim_userdb_probe);
+	err = register_kretprobe(&isim_userdb_probe);
 	if (err) {
 		pr_info("irdma_sim: user doorbells polled: no probe (%d)\n", err);
-		destroy_workqueue(sim_userdb_wq);
+		destroy_workqueue(isim_userdb_wq);
 		return;
 	}
-	sim_userdb_probing = true;
+	isim_userdb_probing = true;
 }
 
 /**
- * sim_userdb_exit - stop noting mappings; every function is gone
+ * isim_userdb_exit - stop noting mappings; every function is gone
  */
-void sim_userdb_exit(void)
+void isim_userdb_exit(void)
 {
-	if (!sim_userdb_probing)
+	if (!isim_userdb_probing)
 		return;
-	unregister_kretprobe(&sim_userdb_probe);
+	unregister_kretprobe(&isim_userdb_probe);
 	/* Requests queued by the probe: they find no function now. */
-	destroy_workqueue(sim_userdb_wq);
+	destroy_workqueue(isim_userdb_wq);
 	/* Task works still queued run this module's code: let them end. */
-	wait_var_event(&sim_userdb_runs, !atomic_read(&sim_userdb_runs));
-	sim_userdb_probing = false;
+	wait_var_event(&isim_userdb_runs, !atomic_read(&isim_userdb_runs));
+	isim_userdb_probing = false;
 }
