@@ -60,11 +60,11 @@ int irdma_cqp_create(struct irdma_fn *fn)
 	err = irdma_dma_alloc(fn, &cqp->sdbuf, size * IRDMA_UPESD_BUF_SIZE,
 			      GFP_KERNEL);
 	if (err)
-		goto err_sdbuf;
+		goto err_free_sq;
 	cqp->reqs = kcalloc(size, sizeof(*cqp->reqs), GFP_KERNEL);
 	if (!cqp->reqs) {
 		err = -ENOMEM;
-		goto err_reqs;
+		goto err_free_sdbuf;
 	}
 	irdma_ring_init(&cqp->ring, size);
 	cqp->polarity = true;
@@ -99,23 +99,23 @@ int irdma_cqp_create(struct irdma_fn *fn)
 			FIELD_GET(IRDMA_CQPERRCODES_MAJOR, codes),
 			FIELD_GET(IRDMA_CQPERRCODES_MINOR, codes));
 		err = -EIO;
-		goto err_hw;
+		goto err_take_down;
 	}
 	if (!(status & IRDMA_CCQPSTATUS_DONE)) {
 		dev_err(fn->res.dev, "CQP create timed out\n");
 		err = -ETIMEDOUT;
-		goto err_hw;
+		goto err_take_down;
 	}
 	return 0;
 
-err_hw:
+err_take_down:
 	irdma_wr32(fn, IRDMA_PFPE_CCQPHIGH, 0);
 	irdma_wr32(fn, IRDMA_PFPE_CCQPLOW, 0);
 	kfree(cqp->reqs);
 	cqp->reqs = NULL;
-err_reqs:
+err_free_sdbuf:
 	irdma_dma_free(fn, &cqp->sdbuf);
-err_sdbuf:
+err_free_sq:
 	irdma_dma_free(fn, &cqp->sq);
 	return err;
 }
@@ -223,6 +223,7 @@ static int irdma_ccq_next(struct irdma_fn *fn, u32 *idx, struct irdma_cqp_compl 
 	u64 q3 = le64_to_cpu(READ_ONCE(cqe[3]));
 	bool ours;
 
+	lockdep_assert_held(&fn->cqp.lock);
 	if (!!(q3 & IRDMA_CQE_VALID) != ccq->polarity)
 		return -ENOENT;
 	dma_rmb();
@@ -254,6 +255,7 @@ void irdma_ccq_arm(struct irdma_fn *fn)
 	u64 arm = le64_to_cpu(*word);
 	u8 seq = FIELD_GET(IRDMA_CQ_DBSA_ARM_SEQ_NUM, arm) + 1;
 
+	lockdep_assert_held(&fn->cqp.lock);
 	arm &= IRDMA_CQ_DBSA_SW_CQ_SELECT | IRDMA_CQ_DBSA_ARM_NEXT_SE;
 	arm |= FIELD_PREP(IRDMA_CQ_DBSA_ARM_SEQ_NUM, seq) | IRDMA_CQ_DBSA_ARM_NEXT;
 	*word = cpu_to_le64(arm);

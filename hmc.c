@@ -437,22 +437,31 @@ int irdma_hmc_setup(struct irdma_fn *fn)
 	struct irdma_cqp_wqe cmd;
 	int err;
 
+	/* Each step that fails leaves nothing behind. */
 	err = irdma_hmc_query(fn);
-	if (!err)
-		err = irdma_hmc_size(fn);
-	if (!err)
-		err = irdma_hmc_commit(fn);
-	if (!err)
-		err = irdma_hmc_back_objects(fn);
+	if (err)
+		return err;
+	err = irdma_hmc_size(fn);
+	if (err)
+		return err;
+	err = irdma_hmc_commit(fn);
+	if (err)
+		return err;
+	err = irdma_hmc_back_objects(fn);
 	if (err)
 		return err;
 
 	irdma_build_shmc_pages(&cmd, fn->res.pf_id);
 	err = irdma_cqp_exec(fn, &cmd, NULL);
-	if (!err)
-		err = irdma_pble_pool_init(fn);
 	if (err)
-		irdma_hmc_teardown(fn);
+		goto err_teardown;
+	err = irdma_pble_pool_init(fn);
+	if (err)
+		goto err_teardown;
+	return 0;
+
+err_teardown:
+	irdma_hmc_teardown(fn);
 	return err;
 }
 

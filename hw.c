@@ -323,23 +323,23 @@ static int irdma_ceq_create(struct irdma_fn *fn, u32 id)
 	irdma_build_create_ceq(&cmd, id, ceq->size, ceq->ring.pa, fn->res.vsi_num);
 	err = irdma_cqp_exec(fn, &cmd, NULL);
 	if (err)
-		goto err_ring;
+		goto err_free_ring;
 	ceq->live = true;
 
 	snprintf(what, sizeof(what), "%sCEQ-%u", fn->msix_shared && !id ? "AEQ" : "", id);
 	err = irdma_eq_request_irq(fn, ceq, what);
 	if (err)
-		goto err_hw;
+		goto err_destroy_eq;
 	irdma_wr32(fn, IRDMA_GLINT_CEQCTL(id), irdma_cause(fn, ceq->msix, true));
 	irdma_vector_enable(fn, ceq->msix);
 	fn->ceq_count = id + 1;
 	return 0;
 
-err_hw:
+err_destroy_eq:
 	ceq->live = false;
 	irdma_build_destroy_ceq(&cmd, id, ceq->size);
 	irdma_cqp_exec(fn, &cmd, NULL);
-err_ring:
+err_free_ring:
 	irdma_dma_free(fn, &ceq->ring);
 	return err;
 }
@@ -482,24 +482,24 @@ static int irdma_aeq_setup(struct irdma_fn *fn)
 	irdma_build_create_aeq(&cmd, aeq->size, &ring);
 	err = irdma_cqp_exec(fn, &cmd, NULL);
 	if (err)
-		goto err_ring;
+		goto err_free_ring;
 	aeq->live = true;
 
 	if (!fn->msix_shared) {
 		err = irdma_eq_request_irq(fn, aeq, "AEQ");
 		if (err)
-			goto err_hw;
+			goto err_destroy_eq;
 	}
 	irdma_wr32(fn, IRDMA_PFINT_AEQCTL, irdma_cause(fn, 0, true));
 	if (!fn->msix_shared)
 		irdma_vector_enable(fn, 0);
 	return 0;
 
-err_hw:
+err_destroy_eq:
 	aeq->live = false;
 	irdma_build_destroy_aeq(&cmd, aeq->size, &ring);
 	hw_done = !irdma_cqp_exec(fn, &cmd, NULL);
-err_ring:
+err_free_ring:
 	irdma_aeq_free(fn, hw_done);
 	return err;
 }

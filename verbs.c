@@ -613,17 +613,20 @@ int irdma_ib_register_device(struct irdma_device *iwdev)
 
 	irdma_init_rdma_device(iwdev);
 	err = irdma_ib_attach_netdev(iwdev);
+	if (err)
+		goto err_dealloc;
 	dma_set_max_seg_size(fn->res.dev, UINT_MAX);
-	if (!err)
-		err = ib_register_device(&iwdev->ibdev, "irdma%d", fn->res.dev);
-	if (err) {
-		dev_err(fn->res.dev, "ib_device registration failed: %d\n", err);
-		ib_dealloc_device(&iwdev->ibdev);
-		return err;
-	}
+	err = ib_register_device(&iwdev->ibdev, "irdma%d", fn->res.dev);
+	if (err)
+		goto err_dealloc;
 	irdma_port_ibevent(iwdev, true);
 	irdma_stats_start(fn);
 	return 0;
+
+err_dealloc:
+	dev_err(fn->res.dev, "ib_device registration failed: %d\n", err);
+	ib_dealloc_device(&iwdev->ibdev);
+	return err;
 }
 
 /**

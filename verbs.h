@@ -381,6 +381,22 @@ static inline struct irdma_device *fn_to_iwdev(struct irdma_fn *fn)
 	return container_of(fn, struct irdma_device, fn);
 }
 
+/**
+ * struct irdma_roce_path - the IP and L2 addressing of a RoCEv2 path
+ * @ipv4: RoCEv2 over IPv4 (else over IPv6)
+ * @src_ip: the source address, host-order words (IPv4 in word 3)
+ * @dest_ip: the destination address, likewise
+ * @mac: the source MAC address
+ * @vlan: the source's VLAN id (0xffff for none)
+ */
+struct irdma_roce_path {
+	bool ipv4;
+	u32 src_ip[4];
+	u32 dest_ip[4];
+	u8 mac[ETH_ALEN];
+	u16 vlan;
+};
+
 /* verbs.c */
 enum ib_wc_status irdma_flush_err_to_ib_wc_status(enum irdma_flush_opcode opcode);
 u16 irdma_get_mr_access(int access);
@@ -505,9 +521,8 @@ int irdma_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr);
 void irdma_arp_put(struct irdma_fn *fn, u32 idx);
 int irdma_arp_add(struct irdma_fn *fn, const u32 *ip, bool ipv4,
 		  const u8 *mac);
-int irdma_roce_addr_info(const struct ib_gid_attr *sgid_attr,
-			 const union ib_gid *dgid, bool *ipv4, u32 *src_ip,
-			 u32 *dest_ip, u8 *mac, u16 *vlan);
+int irdma_roce_path_get(const struct ib_gid_attr *sgid_attr,
+			const union ib_gid *dgid, struct irdma_roce_path *path);
 u8 irdma_roce_user_pri(struct irdma_fn *fn, const struct ib_gid_attr *sgid_attr,
 		       u8 tos, bool by_dscp);
 bool irdma_roce_vlan_tag(struct irdma_fn *fn, u16 vlan, u8 up, u16 *tag);

@@ -109,39 +109,33 @@ void irdma_arp_put(struct irdma_fn *fn, u32 idx)
 }
 
 /**
- * irdma_roce_addr_info - the IP and L2 addressing of a RoCEv2 path
+ * irdma_roce_path_get - the IP and L2 addressing of a RoCEv2 path
  * @sgid_attr: the source GID's attributes
  * @dgid: the destination GID
- * @ipv4: returns whether the path is RoCEv2 over IPv4
- * @src_ip: returns the source address, host-order words
- * @dest_ip: returns the destination address, host-order words
- * @mac: returns the source MAC address
- * @vlan: returns the source's VLAN id (0xffff for none)
+ * @path: filled in
  *
  * Return: 0, or -EINVAL for a GID that is not RoCEv2, or the error of
  * reading the GID's netdev.
  */
-int irdma_roce_addr_info(const struct ib_gid_attr *sgid_attr,
-			 const union ib_gid *dgid, bool *ipv4, u32 *src_ip,
-			 u32 *dest_ip, u8 *mac, u16 *vlan)
+int irdma_roce_path_get(const struct ib_gid_attr *sgid_attr,
+			const union ib_gid *dgid, struct irdma_roce_path *path)
 {
 	enum rdma_network_type net = rdma_gid_attr_network_type(sgid_attr);
 	int err;
 
 	if (net != RDMA_NETWORK_IPV4 && net != RDMA_NETWORK_IPV6)
 		return -EINVAL;
-	err = rdma_read_gid_l2_fields(sgid_attr, vlan, mac);
+	memset(path, 0, sizeof(*path));
+	err = rdma_read_gid_l2_fields(sgid_attr, &path->vlan, path->mac);
 	if (err)
 		return err;
-	*ipv4 = net == RDMA_NETWORK_IPV4;
-	memset(src_ip, 0, 4 * sizeof(u32));
-	memset(dest_ip, 0, 4 * sizeof(u32));
-	if (*ipv4) {
-		src_ip[3] = be32_to_cpu(*(__be32 *)&sgid_attr->gid.raw[12]);
-		dest_ip[3] = be32_to_cpu(*(__be32 *)&dgid->raw[12]);
+	path->ipv4 = net == RDMA_NETWORK_IPV4;
+	if (path->ipv4) {
+		path->src_ip[3] = be32_to_cpu(*(__be32 *)&sgid_attr->gid.raw[12]);
+		path->dest_ip[3] = be32_to_cpu(*(__be32 *)&dgid->raw[12]);
 	} else {
-		irdma_addr_ntoh(src_ip, (const __be32 *)sgid_attr->gid.raw, 4);
-		irdma_addr_ntoh(dest_ip, (const __be32 *)dgid->raw, 4);
+		irdma_addr_ntoh(path->src_ip, (const __be32 *)sgid_attr->gid.raw, 4);
+		irdma_addr_ntoh(path->dest_ip, (const __be32 *)dgid->raw, 4);
 	}
 	return 0;
 }
@@ -217,15 +211,20 @@ static int irdma_setup_ah(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr)
 	bool mcast = rdma_is_multicast_addr((struct in6_addr *)grh->dgid.raw);
 	u8 mcast_mac[ETH_ALEN];
 	const u8 *dmac = ah_attr->roce.dmac;
+	struct irdma_roce_path path;
 	u16 vlan;
 	int err;
 
 	if (!(rdma_ah_get_ah_flags(ah_attr) & IB_AH_GRH) || !grh->sgid_attr)
 		return -EINVAL;
-	err = irdma_roce_addr_info(grh->sgid_attr, &grh->dgid, &hw->ipv4,
-				   hw->src_ip, hw->dest_ip, hw->mac, &vlan);
+	err = irdma_roce_path_get(grh->sgid_attr, &grh->dgid, &path);
 	if (err)
 		return err;
+	hw->ipv4 = path.ipv4;
+	memcpy(hw->src_ip, path.src_ip, sizeof(hw->src_ip));
+	memcpy(hw->dest_ip, path.dest_ip, sizeof(hw->dest_ip));
+	ether_addr_copy(hw->mac, path.mac);
+	vlan = path.vlan;
 	hw->pd = to_iwpd(ibah->pd)->id;
 	hw->tc = grh->traffic_class;
 	hw->hop_limit = grh->hop_limit;
@@ -320,6 +319,7 @@ static bool irdma_ah_exists(struct irdma_fn *fn, struct irdma_ah *ah)
 {
 	struct irdma_ah_share *sh;
 
+	lockdep_assert_held(&fn->ah_lock);
 	hash_for_each_possible(fn->ah_hash, sh, node, irdma_ah_key(&ah->hw)) {
 		ah->hw.id = sh->hw.id;
 		if (memcmp(&sh->hw, &ah->hw, sizeof(ah->hw)))

@@ -743,6 +743,7 @@ static int __irdma_poll_cq(struct irdma_cq *cq, int num_entries,
 	struct irdma_sw_cqe *swc;
 	int n;
 
+	lockdep_assert_held(&cq->lock);
 	n = irdma_process_resize_list(fn, cq, num_entries, wc);
 	while (n < num_entries && irdma_poll_one(fn, &cq->uk, wc + n))
 		n++;
@@ -811,6 +812,7 @@ bool irdma_cq_hw_empty(struct irdma_cq *cq)
 {
 	struct irdma_cqe_info info;
 
+	lockdep_assert_held(&cq->lock);
 	return irdma_uk_cq_peek(&cq->uk, &info) == -ENOENT &&
 	       list_empty(&cq->resize_list);
 }

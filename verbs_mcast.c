@@ -83,6 +83,7 @@ static struct irdma_mcast_grp *mcast_list_lookup_ip(struct irdma_fn *fn,
 {
 	struct irdma_mcast_grp *g;
 
+	lockdep_assert_held(&fn->mcast_lock);
 	list_for_each_entry(g, &fn->mcast_list, list)
 		if (!memcmp(g->ip, ip, sizeof(g->ip)))
 			return g;

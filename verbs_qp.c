@@ -225,6 +225,18 @@ static int irdma_create_qp_resp(struct irdma_qp *qp, struct ib_udata *udata)
 	       -EPROTO : 0;
 }
 
+/*
+ * The hardware side of a QP's teardown. Return: true if the hardware let
+ * go of the QP's memory.
+ */
+static bool irdma_qp_destroy_hw(struct irdma_qp *qp)
+{
+	struct irdma_cqp_wqe cmd;
+
+	irdma_build_destroy_qp(&cmd, &qp->hw);
+	return !irdma_cqp_exec(&qp->iwdev->fn, &cmd, NULL);
+}
+
 /**
  * irdma_create_qp - create a queue pair
  * @ibqp: the QP ib_core allocated
@@ -278,13 +290,13 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 		return err;
 	err = irdma_dma_alloc(fn, &qp->ctx, IRDMA_QP_CTX_BLOCK, GFP_KERNEL);
 	if (err)
-		goto free_id;
+		goto err_free_id;
 	if (qp->user)
 		err = irdma_setup_umode_qp(udata, qp, init_attr);
 	else
 		err = irdma_setup_kmode_qp(iwdev, qp, init_attr);
 	if (err)
-		goto free_rsrc;
+		goto err_free_rsrc;
 
 	qp->uk.id = qp->id;
 	qp->uk.db = (u32 __iomem *)(fn->hw + IRDMA_PFPE_WQEALLOC);
@@ -309,18 +321,19 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 
 	irdma_build_create_qp(&cmd, &qp->hw);
 	err = irdma_cqp_exec(fn, &cmd, NULL);
-	if (err)
-		goto free_rsrc;
+	if (err) {
+		/* Unanswered, the command may yet create the QP on its memory. */
+		hw_done = err != -ETIMEDOUT;
+		goto err_free_rsrc;
+	}
 	/*
 	 * It sends at priority 0 until an address vector says otherwise; the
 	 * hardware learns the queue set from the context of its next modify.
 	 */
-	err = irdma_ws_qp_join(qp, 0);
-	if (err) {
-		irdma_build_destroy_qp(&cmd, &qp->hw);
-		hw_done = !irdma_cqp_exec(fn, &cmd, NULL);
+	if (irdma_ws_qp_join(qp, 0)) {
+		/* Upstream's errno when the queue set cannot be had. */
 		err = -EINVAL;
-		goto free_rsrc;
+		goto err_destroy_hw;
 	}
 
 	ibqp->qp_num = qp->id;
@@ -329,19 +342,18 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	qp->hw_state = IRDMA_QPS_INVALID;
 	if (qp->user) {
 		err = irdma_create_qp_resp(qp, udata);
-		if (err) {
-			irdma_build_destroy_qp(&cmd, &qp->hw);
-			hw_done = !irdma_cqp_exec(fn, &cmd, NULL);
-			irdma_ws_qp_leave(qp);
-			goto free_rsrc;
-		}
+		if (err)
+			goto err_destroy_hw;
 	}
 	xa_store_irq(&fn->qp_table, qp->id, qp, GFP_KERNEL);
 	return 0;
 
-free_rsrc:
-	irdma_free_qp_rsrc(qp, hw_done && err != -ETIMEDOUT);
-free_id:
+err_destroy_hw:
+	hw_done = irdma_qp_destroy_hw(qp);
+	irdma_ws_qp_leave(qp);
+err_free_rsrc:
+	irdma_free_qp_rsrc(qp, hw_done);
+err_free_id:
 	xa_erase_irq(&fn->qp_table, qp->id);
 	return err;
 }
@@ -352,17 +364,19 @@ static int irdma_qp_set_av(struct irdma_qp *qp, struct ib_qp_attr *attr)
 	const struct ib_global_route *grh = rdma_ah_read_grh(&attr->ah_attr);
 	struct irdma_fn *fn = &qp->iwdev->fn;
 	struct irdma_qp_hw_info *hw = &qp->hw;
-	u8 mac[ETH_ALEN], up;
-	u16 vlan;
+	struct irdma_roce_path path;
 	int idx, err;
+	u8 up;
 
 	if (!grh->sgid_attr)
 		return -EINVAL;
-	err = irdma_roce_addr_info(grh->sgid_attr, &grh->dgid, &hw->ipv4,
-				   hw->src_ip, hw->dest_ip, mac, &vlan);
+	err = irdma_roce_path_get(grh->sgid_attr, &grh->dgid, &path);
 	if (err)
 		return err;
-	ether_addr_copy(hw->mac, mac);
+	hw->ipv4 = path.ipv4;
+	memcpy(hw->src_ip, path.src_ip, sizeof(hw->src_ip));
+	memcpy(hw->dest_ip, path.dest_ip, sizeof(hw->dest_ip));
+	ether_addr_copy(hw->mac, path.mac);
 	hw->ttl = grh->hop_limit;
 	hw->tos = grh->traffic_class;
 	hw->flow_label = grh->flow_label;
@@ -374,7 +388,7 @@ static int irdma_qp_set_av(struct irdma_qp *qp, struct ib_qp_attr *attr)
 	err = irdma_ws_qp_join(qp, up);
 	if (err)
 		return err;
-	hw->insert_vlan = irdma_roce_vlan_tag(fn, vlan, up, &hw->vlan);
+	hw->insert_vlan = irdma_roce_vlan_tag(fn, path.vlan, up, &hw->vlan);
 	idx = irdma_arp_add(fn, hw->dest_ip, hw->ipv4, attr->ah_attr.roce.dmac);
 	if (idx < 0)
 		return idx;
@@ -758,20 +772,6 @@ int irdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 }
 
 /**
- * _irdma_destroy_qp - the hardware side of a QP's teardown
- * @qp: the QP, out of the table and unreferenced
- *
- * Return: true if the hardware let go of the QP's memory.
- */
-static bool _irdma_destroy_qp(struct irdma_qp *qp)
-{
-	struct irdma_cqp_wqe cmd;
-
-	irdma_build_destroy_qp(&cmd, &qp->hw);
-	return !irdma_cqp_exec(&qp->iwdev->fn, &cmd, NULL);
-}
-
-/**
  * irdma_destroy_qp - destroy a queue pair
  * @ibqp: the QP
  * @udata: user-space context (unused)
@@ -809,7 +809,7 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	}
 
 	irdma_push_mmap_remove(qp);
-	hw_done = _irdma_destroy_qp(qp);
+	hw_done = irdma_qp_destroy_hw(qp);
 	if (hw_done)
 		irdma_dealloc_push_page(qp);
 	irdma_ws_qp_leave(qp);

@@ -119,6 +119,7 @@ static int irdma_ws_leaf_get(struct irdma_fn *fn, u8 tc)
 	struct irdma_ws *ws = &fn->ws;
 	int err;
 
+	lockdep_assert_held(&fn->ws.lock);
 	if (!ws->users) {
 		err = irdma_ws_tree_add(fn);
 		if (err)
