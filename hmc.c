@@ -8,6 +8,15 @@
  * many QPs as the profile wants into the segments the function may use,
  * shrinking QPs, MRs and PBLEs until the estimate fits; the counts the
  * verbs report (max_qp, max_cq, max_mr, max_ah ...) come from here.
+ *
+ * The shrinking rules and their numbers (the 256 Ki QPs wanted, Q1 sized
+ * for an IRD of 127 plus 512 and rounded up, halving QPs while more than
+ * 128 segments are missing, then taking PBLEs 256 Ki a missing segment or
+ * 10 Ki / 1 Ki at a time, MRs 1 Ki, and halving QPs and address vectors
+ * every tenth round, for at most 2,000 rounds; what is left over goes to
+ * PBLEs) are not ours: they are upstream irdma's (irdma_cfg_fpm_val() and
+ * its helpers), kept so that a function reports the same limits under
+ * both drivers. They are heuristics, not hardware rules.
  */
 #include <linux/bitfield.h>
 #include <linux/log2.h>

@@ -12,29 +12,39 @@
 #include <linux/bitfield.h>
 #include <linux/delay.h>
 #include <linux/interrupt.h>
+#include <linux/iopoll.h>
 #include <linux/slab.h>
 
 #include "main.h"
 
-#define IRDMA_PE_READY_TRIES	150	/* 100 ms apart */
+/* The engine may take its time after a reset: 100 ms apart, 15 s in all. */
+#define IRDMA_PE_READY_POLL_US	(100 * USEC_PER_MSEC)
+#define IRDMA_PE_READY_TIMEOUT_US	(15 * USEC_PER_SEC)
 #define IRDMA_CCQ_CTX		1	/* CEQEs name the CCQ so */
 #define IRDMA_ITR_INDX_NONE	3
 
+/* All three of the engine's CPUs report ready. */
+static bool irdma_pe_ready(struct irdma_fn *fn)
+{
+	int n;
+
+	for (n = 0; n < 3; n++)
+		if (irdma_rd32(fn, IRDMA_GLPE_CPUSTATUS(n)) != IRDMA_CPUSTATUS_PE_READY)
+			return false;
+	return true;
+}
+
 static int irdma_wait_pe_ready(struct irdma_fn *fn)
 {
-	int i, n;
+	bool ready;
+	int err;
 
-	for (i = 0; i < IRDMA_PE_READY_TRIES; i++) {
-		for (n = 0; n < 3; n++)
-			if (irdma_rd32(fn, IRDMA_GLPE_CPUSTATUS(n)) !=
-			    IRDMA_CPUSTATUS_PE_READY)
-				break;
-		if (n == 3)
-			return 0;
-		msleep(100);
-	}
-	dev_err(fn->res.dev, "RDMA engine not ready\n");
-	return -ETIMEDOUT;
+	err = read_poll_timeout(irdma_pe_ready, ready, ready,
+				IRDMA_PE_READY_POLL_US, IRDMA_PE_READY_TIMEOUT_US,
+				false, fn);
+	if (err)
+		dev_err(fn->res.dev, "RDMA engine not ready\n");
+	return err;
 }
 
 static int irdma_check_db_window(struct irdma_fn *fn)

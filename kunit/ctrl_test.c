@@ -47,34 +47,6 @@ static void irdma_cqp_set_hdr_test(struct kunit *test)
 	}
 }
 
-static void irdma_uk_attrs_test(struct kunit *test)
-{
-	struct irdma_uk_attrs attrs;
-
-	KUNIT_ASSERT_EQ(test, irdma_init_uk_attrs(IRDMA_GEN_2, &attrs), 0);
-	KUNIT_EXPECT_EQ(test, attrs.hw_rev, IRDMA_GEN_2);
-	KUNIT_EXPECT_EQ(test, attrs.max_hw_wq_frags, 13);
-	KUNIT_EXPECT_EQ(test, attrs.max_hw_read_sges, 13);
-	KUNIT_EXPECT_EQ(test, attrs.max_hw_inline, 101);
-	KUNIT_EXPECT_EQ(test, attrs.max_hw_wq_quanta, 32768);
-	KUNIT_EXPECT_EQ(test, attrs.max_hw_rq_quanta, 32768);
-	KUNIT_EXPECT_EQ(test, attrs.max_hw_sq_chunk, 8);
-	KUNIT_EXPECT_EQ(test, attrs.min_hw_wq_size, 8);
-	KUNIT_EXPECT_EQ(test, attrs.max_hw_cq_size, 1048575);
-
-	KUNIT_ASSERT_EQ(test, irdma_init_uk_attrs(IRDMA_GEN_1, &attrs), 0);
-	KUNIT_EXPECT_EQ(test, attrs.hw_rev, IRDMA_GEN_1);
-	KUNIT_EXPECT_EQ(test, attrs.max_hw_wq_frags, 3);
-	KUNIT_EXPECT_EQ(test, attrs.max_hw_read_sges, 1);
-	KUNIT_EXPECT_EQ(test, attrs.max_hw_inline, 48);
-	KUNIT_EXPECT_EQ(test, attrs.max_hw_wq_quanta, 2048);
-	KUNIT_EXPECT_EQ(test, attrs.max_hw_rq_quanta, 16384);
-	KUNIT_EXPECT_EQ(test, attrs.max_hw_sq_chunk, 2);
-	KUNIT_EXPECT_EQ(test, attrs.min_hw_wq_size, 4);
-
-	KUNIT_EXPECT_EQ(test, irdma_init_uk_attrs(3, &attrs), -EINVAL);
-}
-
 static void irdma_addr_order_test(struct kunit *test)
 {
 	/* fe80::1 as it travels on the wire. */
@@ -304,7 +276,6 @@ static struct kunit_case irdma_ctrl_cases[] = {
 	KUNIT_CASE(irdma_qp_ctx_psn_err_test),
 	KUNIT_CASE(irdma_cqp_hdr_test),
 	KUNIT_CASE(irdma_cqp_set_hdr_test),
-	KUNIT_CASE(irdma_uk_attrs_test),
 	KUNIT_CASE(irdma_addr_order_test),
 	{}
 };

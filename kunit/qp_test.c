@@ -263,6 +263,16 @@ static struct ib_wc *qp_env_find(struct ib_wc *wc, int n, u64 wr_id)
 	return NULL;
 }
 
+/* The completion of @wr_id among @n, which must be there. */
+static struct ib_wc *qp_env_wc(struct kunit *test, struct ib_wc *wc, int n,
+			       u64 wr_id)
+{
+	struct ib_wc *found = qp_env_find(wc, n, wr_id);
+
+	KUNIT_ASSERT_NOT_NULL_MSG(test, found, "no completion of wr_id %llu", wr_id);
+	return found;
+}
+
 /* One signalled send from QP a to QP b, with a receive posted for it. */
 static void qp_env_send(struct kunit *test, struct qp_env *e, u64 wr_id, u32 len)
 {
@@ -484,8 +494,8 @@ static void qp_env_fast_reg(struct kunit *test, struct qp_env *e)
 	KUNIT_ASSERT_EQ(test, ib_post_send(e->a, &wr.wr, NULL), 0);
 	n = qp_env_poll(e, wc, 3);
 	KUNIT_ASSERT_GE(test, n, 2);
-	KUNIT_EXPECT_EQ(test, qp_env_find(wc, n, 23)->status, IB_WC_REM_ACCESS_ERR);
-	KUNIT_EXPECT_EQ(test, qp_env_find(wc, n, 24)->status, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_EQ(test, qp_env_wc(test, wc, n, 23)->status, IB_WC_REM_ACCESS_ERR);
+	KUNIT_EXPECT_EQ(test, qp_env_wc(test, wc, n, 24)->status, IB_WC_WR_FLUSH_ERR);
 
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
 	ib_dma_unmap_sg(e->ibdev, sgl, 3, DMA_BIDIRECTIONAL);
@@ -530,9 +540,9 @@ static void irdma_qp_rnr_test(struct kunit *test)
 	qp_env_post_recv(test, e, e->a, 0, 301);
 	KUNIT_ASSERT_EQ(test, ib_post_send(e->a, &wr, NULL), 0);
 	KUNIT_ASSERT_EQ(test, qp_env_poll(e, wc, 2), 2);
-	KUNIT_EXPECT_EQ(test, qp_env_find(wc, 2, 30)->status, IB_WC_WR_FLUSH_ERR);
-	KUNIT_EXPECT_EQ(test, qp_env_find(wc, 2, 301)->status, IB_WC_WR_FLUSH_ERR);
-	KUNIT_EXPECT_EQ(test, qp_env_find(wc, 2, 301)->opcode, IB_WC_RECV);
+	KUNIT_EXPECT_EQ(test, qp_env_wc(test, wc, 2, 30)->status, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_EQ(test, qp_env_wc(test, wc, 2, 301)->status, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_EQ(test, qp_env_wc(test, wc, 2, 301)->opcode, IB_WC_RECV);
 	qp_env_teardown(test, e);
 }
 
@@ -1349,7 +1359,7 @@ static void irdma_qp_mcast_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, n, 3);
 	KUNIT_EXPECT_NOT_NULL(test, qp_env_find(wc, n, 701));
 	KUNIT_EXPECT_NOT_NULL(test, qp_env_find(wc, n, 702));
-	KUNIT_EXPECT_EQ(test, qp_env_find(wc, n, 702)->byte_len, 13 + 40);
+	KUNIT_EXPECT_EQ(test, qp_env_wc(test, wc, n, 702)->byte_len, 13 + 40);
 	KUNIT_EXPECT_STREQ(test, (char *)e->buf[1] + 40, "to the group");
 
 	/* Detached, QP 2 gets nothing; QP 1 still does. */

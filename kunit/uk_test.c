@@ -60,31 +60,59 @@ static void irdma_ring_full_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, irdma_ring_empty(&ring));
 }
 
+/* One WQE size: generation, gather entries, inline bytes, the shift. */
+struct irdma_wqe_shift_case {
+	const char *name;
+	enum irdma_hw_gen gen;
+	u32 sges;
+	u32 inline_bytes;
+	u8 shift;
+};
+
+static const struct irdma_wqe_shift_case irdma_wqe_shift_cases[] = {
+	/* GEN_2: a 32-byte quantum holds 1 SGE or 8 inline bytes. */
+	{ "gen2 1 sge", IRDMA_GEN_2, 1, 0, 0 },
+	{ "gen2 8 inline bytes", IRDMA_GEN_2, 1, 8, 0 },
+	{ "gen2 2 sges", IRDMA_GEN_2, 2, 0, 1 },
+	{ "gen2 9 inline bytes", IRDMA_GEN_2, 1, 9, 1 },
+	{ "gen2 3 sges 39 inline bytes", IRDMA_GEN_2, 3, 39, 1 },
+	{ "gen2 4 sges", IRDMA_GEN_2, 4, 0, 2 },
+	{ "gen2 40 inline bytes", IRDMA_GEN_2, 1, 40, 2 },
+	{ "gen2 7 sges 101 inline bytes", IRDMA_GEN_2, 7, 101, 2 },
+	{ "gen2 8 sges", IRDMA_GEN_2, 8, 0, 3 },
+	{ "gen2 13 sges", IRDMA_GEN_2, 13, 0, 3 },
+	{ "gen2 102 inline bytes", IRDMA_GEN_2, 1, 102, 3 },
+	/* GEN_1: 16 inline bytes in one quantum, at most 128 bytes. */
+	{ "gen1 16 inline bytes", IRDMA_GEN_1, 1, 16, 0 },
+	{ "gen1 17 inline bytes", IRDMA_GEN_1, 1, 17, 1 },
+	{ "gen1 3 sges 48 inline bytes", IRDMA_GEN_1, 3, 48, 1 },
+	{ "gen1 4 sges", IRDMA_GEN_1, 4, 0, 2 },
+};
+
+static void irdma_wqe_shift_case_desc(const struct irdma_wqe_shift_case *c,
+				      char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(irdma_wqe_shift, irdma_wqe_shift_cases, irdma_wqe_shift_case_desc);
+
 static void irdma_wqe_shift_test(struct kunit *test)
 {
-	struct irdma_uk_attrs gen2, gen1;
+	const struct irdma_wqe_shift_case *c = test->param_value;
+	struct irdma_uk_attrs attrs;
 
-	KUNIT_ASSERT_EQ(test, irdma_init_uk_attrs(IRDMA_GEN_2, &gen2), 0);
-	KUNIT_ASSERT_EQ(test, irdma_init_uk_attrs(IRDMA_GEN_1, &gen1), 0);
+	KUNIT_ASSERT_EQ(test, irdma_init_uk_attrs(c->gen, &attrs), 0);
+	KUNIT_EXPECT_EQ(test, irdma_wqe_shift(&attrs, c->sges, c->inline_bytes),
+			c->shift);
+}
 
-	/* GEN_2: 32-byte WQE for 1 SGE or 8 inline bytes, up to 256. */
-	KUNIT_EXPECT_EQ(test, irdma_wqe_shift(&gen2, 1, 0), 0);
-	KUNIT_EXPECT_EQ(test, irdma_wqe_shift(&gen2, 1, 8), 0);
-	KUNIT_EXPECT_EQ(test, irdma_wqe_shift(&gen2, 2, 0), 1);
-	KUNIT_EXPECT_EQ(test, irdma_wqe_shift(&gen2, 1, 9), 1);
-	KUNIT_EXPECT_EQ(test, irdma_wqe_shift(&gen2, 3, 39), 1);
-	KUNIT_EXPECT_EQ(test, irdma_wqe_shift(&gen2, 4, 0), 2);
-	KUNIT_EXPECT_EQ(test, irdma_wqe_shift(&gen2, 1, 40), 2);
-	KUNIT_EXPECT_EQ(test, irdma_wqe_shift(&gen2, 7, 101), 2);
-	KUNIT_EXPECT_EQ(test, irdma_wqe_shift(&gen2, 8, 0), 3);
-	KUNIT_EXPECT_EQ(test, irdma_wqe_shift(&gen2, 13, 0), 3);
-	KUNIT_EXPECT_EQ(test, irdma_wqe_shift(&gen2, 1, 102), 3);
+/* The queue limits come from the generation; an unknown one is refused. */
+static void irdma_uk_attrs_unknown_gen_test(struct kunit *test)
+{
+	struct irdma_uk_attrs attrs;
 
-	/* GEN_1: 16 inline bytes in one quantum, at most 128 bytes. */
-	KUNIT_EXPECT_EQ(test, irdma_wqe_shift(&gen1, 1, 16), 0);
-	KUNIT_EXPECT_EQ(test, irdma_wqe_shift(&gen1, 1, 17), 1);
-	KUNIT_EXPECT_EQ(test, irdma_wqe_shift(&gen1, 3, 48), 1);
-	KUNIT_EXPECT_EQ(test, irdma_wqe_shift(&gen1, 4, 0), 2);
+	KUNIT_EXPECT_EQ(test, irdma_init_uk_attrs(IRDMA_GEN_2 + 1, &attrs), -EINVAL);
 }
 
 static void irdma_wq_depth_test(struct kunit *test)
@@ -195,7 +223,8 @@ static void irdma_cq_srq_bit_test(struct kunit *test)
 static struct kunit_case irdma_uk_cases[] = {
 	KUNIT_CASE(irdma_ring_produce_consume_test),
 	KUNIT_CASE(irdma_ring_full_test),
-	KUNIT_CASE(irdma_wqe_shift_test),
+	KUNIT_CASE_PARAM(irdma_wqe_shift_test, irdma_wqe_shift_gen_params),
+	KUNIT_CASE(irdma_uk_attrs_unknown_gen_test),
 	KUNIT_CASE(irdma_wq_depth_test),
 	KUNIT_CASE(irdma_quanta_test),
 	KUNIT_CASE(irdma_cq_srq_bit_test),

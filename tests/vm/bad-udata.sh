@@ -6,6 +6,7 @@
 # doorbell page are not taken as the process's. Then, for our driver in push
 # mode, a user QP's push pages from RTS to its destruction.
 . "$IRDMA_REPO/tests/vm/lib.sh"
+require rdma ibv_devinfo
 
 gcc -O2 -Wall -o /tmp/bad-udata "$IRDMA_REPO/tests/vm/bad-udata.c" || fail "build bad-udata"
 
@@ -42,7 +43,7 @@ done
 if [ "$IRDMA_DRIVER" = ours ]; then
 	unload_irdma
 	load_irdma push_mode=1
-	wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 in push mode"
+	wait_for test -e /sys/class/infiniband/irdma0 || fail "no irdma0 in push mode"
 	roce_up 192.168.77.1
 	dev=$(uverbs_dev)
 	/tmp/bad-udata "$dev" push "/sys/class/infiniband/irdma0/ports/1/gids/$GIDX" ||

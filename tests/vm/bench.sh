@@ -3,10 +3,11 @@
 # The kernel verbs benchmark (bench/irdma_bench.ko) on a simulated E810:
 # prints its numbers; only a benchmark that could not run fails.
 . "$IRDMA_REPO/tests/vm/lib.sh"
+require ibv_devinfo
 
 load_stack
 ip link set "$SIM_NETDEV" up
-wait_for '[ "$(devinfo_field irdma0 state)" = PORT_ACTIVE ]' || fail "port not active"
+wait_for port_active irdma0 || fail "port not active"
 since=$(dmesg | wc -l)
 insmod "$IRDMA_MODULES/bench/irdma_bench.ko" dev=irdma0 "$@" || fail "irdma_bench did not run"
 dmesg | tail -n +"$((since + 1))" | sed -n 's/.*irdma_bench: //p'

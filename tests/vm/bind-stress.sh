@@ -36,7 +36,7 @@ for i in $(seq 1 50); do
 	3)
 		since=$(dmesg | wc -l)
 		echo 1 >$dbg/reset
-		wait_for "dmesg | tail -n +$((since + 1)) | grep -q '$SIM_FN: function reset\$'" 10 ||
+		wait_for -t 10 dmesg_since "$since" "$SIM_FN: function reset\$" ||
 			fail "bring-up $i: the reset did not complete"
 		what="after a function reset"
 		;;
@@ -51,7 +51,7 @@ for i in $(seq 1 50); do
 		what="after an unbind"
 		;;
 	esac
-	wait_for '[ -e /sys/class/infiniband/irdma0 ]' 10 || fail "bring-up $i ($what): no irdma0"
+	wait_for -t 10 test -e /sys/class/infiniband/irdma0 || fail "bring-up $i ($what): no irdma0"
 	echo "ok: bring-up $i, $what"
 done
 expect_eq "probes that timed out" \

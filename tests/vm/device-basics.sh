@@ -4,11 +4,12 @@
 # device: its attributes, its port on the function's netdev, port events;
 # the driver loads and unloads ten times with a clean kernel log.
 . "$IRDMA_REPO/tests/vm/lib.sh"
+require ibv_devinfo ibv_asyncwatch rdma
 
 echo "driver under test: $IRDMA_DRIVER"
 load_stack
 ip link set "$SIM_NETDEV" up
-wait_for '[ "$(devinfo_field irdma0 state)" = PORT_ACTIVE ]' || fail "port not active"
+wait_for port_active irdma0 || fail "port not active"
 
 devinfo_load irdma0
 expect_eq "vendor_id" "${DEVINFO[vendor_id]}" 0x8086
@@ -37,18 +38,19 @@ ibv_asyncwatch -d irdma0 >/tmp/events 2>&1 &
 watcher=$!
 sleep 1
 ip link set "$SIM_NETDEV" down
-wait_for 'grep -q PORT_ERR /tmp/events' 5 || fail "no PORT_ERR event"
+wait_for -t 5 grep -q PORT_ERR /tmp/events || fail "no PORT_ERR event"
 expect_eq "port state down" "$(devinfo_field irdma0 state)" PORT_DOWN
 ip link set "$SIM_NETDEV" up
-wait_for 'grep -q PORT_ACTIVE /tmp/events' 5 || fail "no PORT_ACTIVE event"
+wait_for -t 5 grep -q PORT_ACTIVE /tmp/events || fail "no PORT_ACTIVE event"
 kill "$watcher"
 wait "$watcher" 2>/dev/null
 
-for i in $(seq 1 10); do
-	unload_driver
-	[ ! -e /sys/class/infiniband/irdma0 ] || fail "cycle $i: irdma0 outlived the driver"
-	load_driver
-	wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "cycle $i: no irdma0"
-done
-echo "ok: 10 load/unload cycles"
+# The driver is loaded: each cycle unloads it, then loads it again.
+no_device() {
+	[ ! -e /sys/class/infiniband/irdma0 ] || fail "cycle $1: irdma0 outlived the driver"
+}
+device_back() {
+	wait_for test -e /sys/class/infiniband/irdma0 || fail "cycle $1: no irdma0"
+}
+cycles 10 unload_driver load_driver no_device device_back
 unload_stack

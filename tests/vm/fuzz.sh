@@ -10,6 +10,7 @@
 # error paths. Debian's kernel (the stock driver's) has no failslab: the
 # stock driver gets the plain seeds.
 . "$IRDMA_REPO/tests/vm/lib.sh"
+require rdma ibv_devinfo
 
 SEEDS=${IRDMA_TEST_FUZZ_SEEDS:-1 2 3 4 5 6}
 FAIL_SEEDS=${IRDMA_TEST_FUZZ_FAIL_SEEDS:-7 8 9}
@@ -45,7 +46,7 @@ fi
 
 total=0
 fuzz() {	# SEED FAILING
-	local seed=$1 failing=$2 since rc n injected what= mark=()
+	local seed=$1 failing=$2 since rc n injected what='' mark=()
 
 	# Only a failing seed marks itself (a kernel without fault injection
 	# has no /proc/self/make-it-fail).

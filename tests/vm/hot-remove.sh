@@ -6,6 +6,10 @@
 # their work no longer completes and they end, the kernel stays clean (the
 # VM runner checks the log), nothing is left, and the modules unload.
 . "$IRDMA_REPO/tests/vm/lib.sh"
+require ib_send_bw ibv_asyncwatch ibv_devinfo
+
+# A PCI function with this device id exists.
+pci_device() { grep -qx "$1" /sys/bus/pci/devices/*/device; }
 
 ADDR=192.168.77.1
 load_stack
@@ -20,7 +24,7 @@ srv=$!
 sleep 1
 stdbuf -oL ib_send_bw -d irdma0 -x "$GIDX" -F -s 4096 -D 20 $ADDR >/tmp/cli.log 2>&1 &
 cli=$!
-wait_for 'grep -q "#bytes" /tmp/cli.log' 30 || { cat /tmp/cli.log; fail "traffic did not start"; }
+wait_for -t 30 grep -q "#bytes" /tmp/cli.log || { cat /tmp/cli.log; fail "traffic did not start"; }
 sleep 2
 
 kill -0 $cli 2>/dev/null && kill -0 $srv 2>/dev/null || fail "ib_send_bw ended before the removal"
@@ -28,11 +32,11 @@ remove_function || fail "removing the function"
 echo "$SIM_FN removed under traffic"
 # Nothing more completes: the processes spin on their CQs (as on silicon
 # that is gone) until their 20 s are up, and end.
-wait_for '! kill -0 '$cli' 2>/dev/null && ! kill -0 '$srv' 2>/dev/null' 40 ||
+wait_for -t 40 gone "$cli" "$srv" ||
 	fail "ib_send_bw still running 40 s after the device went away"
 wait $cli; echo "client exit status $?"; tail -n 3 /tmp/cli.log
 wait $srv; echo "server exit status $?"
-wait_for '! kill -0 '$watch' 2>/dev/null' 10 || kill $watch
+wait_for -t 10 gone "$watch" || kill $watch
 cat /tmp/async.log
 grep -q "IBV_EVENT_DEVICE_FATAL\|device fatal" /tmp/async.log ||
 	fail "no fatal event reached the application"
@@ -43,7 +47,7 @@ if [ "$IRDMA_DRIVER" != ours ]; then
 	rmmod irdma_sim_ice || fail "rmmod irdma_sim_ice failed"
 	# The stand-in PCI function back, for the tests after this one.
 	echo 1 >/sys/bus/pci/rescan
-	wait_for 'grep -qx 0x1111 /sys/bus/pci/devices/*/device' ||
+	wait_for pci_device 0x1111 ||
 		fail "the stand-in PCI function did not come back"
 fi
 unload_sim

@@ -6,6 +6,7 @@
 # (the guest's kernel log is checked after every test), and nothing is
 # left behind.
 . "$IRDMA_REPO/tests/vm/lib.sh"
+require ib_send_bw rping rdma ibv_devinfo
 
 ADDR=192.168.78.1
 
@@ -13,11 +14,11 @@ modprobe -a ib_core ib_uverbs rdma_ucm iw_cm ice i40e || fail "cannot load the R
 load_sim nr_devices=0
 echo "0 iwarp" >$SIM_BUS/new_device || fail "new_device"
 load_irdma
-wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0"
+wait_for test -e /sys/class/infiniband/irdma0 || fail "no irdma0"
 expect_eq "transport" "$(devinfo_field irdma0 transport)" iWARP
 ip link set "$SIM_NETDEV" up
 ip addr add "$ADDR/24" dev "$SIM_NETDEV" || fail "address $ADDR"
-wait_for '[ "$(devinfo_field irdma0 state)" = PORT_ACTIVE ]' || fail "port not active"
+wait_for port_active irdma0 || fail "port not active"
 
 # A listen on the function's address: refused, with the reason.
 timeout 60 rping -s -a $ADDR -C 1 >/tmp/srv.rping 2>&1 && fail "rping -s succeeded"

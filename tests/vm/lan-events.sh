@@ -13,6 +13,7 @@
 #   changes nothing; an HMC error makes the driver ask for a reset, and
 #   the function comes back and moves traffic again.
 . "$IRDMA_REPO/tests/vm/lib.sh"
+require ibv_devinfo
 ADDR=192.168.77.1
 dbg=$SIM_DBG/$SIM_FN
 
@@ -24,8 +25,8 @@ roce_up $ADDR
 # The MTU: ice's service task tells the driver after the netdev took it.
 events=$(sim_stat events)
 ip link set "$SIM_NETDEV" mtu 1000 || fail "MTU 1000"
-wait_for '[ "$(sim_stat events)" -gt '"$events"' ]' || fail "no MTU event"
-wait_for 'dmesg | grep -q "MTU.*1000.*1280"' ||
+wait_for stat_above events "$events" || fail "no MTU event"
+wait_for dmesg_since 0 "MTU.*1000.*1280" ||
 	fail "no warning that MTU 1000 is too low for IPv6"
 ip link set "$SIM_NETDEV" mtu 1500
 
@@ -35,7 +36,7 @@ mkfifo /tmp/qp-hold.go
 /tmp/qp-hold irdma0 "$GIDX" </tmp/qp-hold.go >/tmp/qp-hold.out 2>&1 &
 hold=$!
 exec 3>/tmp/qp-hold.go
-wait_for 'grep -q ready /tmp/qp-hold.out' ||
+wait_for grep -q ready /tmp/qp-hold.out ||
 	fail "qp-hold did not start: $(cat /tmp/qp-hold.out)"
 grep -q "^qset [0-9]* tc 0 weight 100$" $dbg/lan || fail "no class 0 queue set: $(cat $dbg/lan)"
 suspended=$(sim_stat qps_suspended)
@@ -61,11 +62,11 @@ echo "crit 0x10000000 0x1024d" >$dbg/event || fail "crit event"
 sleep 1
 [ "$(sim_stat resets)" = "$resets" ] || fail "a reset for the Q1 resource check"
 echo "crit 0x04000000" >$dbg/event || fail "crit event"
-wait_for '[ "$(sim_stat resets)" -gt '"$resets"' ]' || fail "no reset after an HMC error"
-wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "irdma0 did not come back"
-hex=$(printf '%02x%02x:%02x%02x' $(echo "$ADDR" | tr . ' '))
-wait_for '[ "$(devinfo_field irdma0 state)" = PORT_ACTIVE ]' || fail "port not active after reset"
-wait_for "grep -l $hex /sys/class/infiniband/irdma0/ports/1/gids/*" || fail "no GID after reset"
+wait_for stat_above resets "$resets" || fail "no reset after an HMC error"
+wait_for test -e /sys/class/infiniband/irdma0 || fail "irdma0 did not come back"
+hex=$(ipv4_gid_hex "$ADDR")
+wait_for port_active irdma0 || fail "port not active after reset"
+wait_for has_gid irdma0 "$hex" || fail "no GID after reset"
 GIDX=$(basename "$(grep -l "$hex" /sys/class/infiniband/irdma0/ports/1/gids/* | head -1)")
 echo go | /tmp/qp-hold irdma0 "$GIDX" || fail "traffic after the reset"
 

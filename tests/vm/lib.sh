@@ -19,23 +19,74 @@ SIM_BUS=/sys/bus/irdma_sim
 SIM_DBG=/sys/kernel/debug/irdma_sim
 SIM_DRV=/sys/bus/auxiliary/drivers/irdma.sim
 
+# As the kernel's selftests do: a check that fails reports and the test
+# goes on (expect_eq, check_failed), failing at its end; fail() ends the
+# test at once, for what the rest cannot do without; skip() ends it with
+# 4 when something it needs is not there.
+CHECKS_FAILED=0
+CLEANUPS=()
+
 fail() {
 	echo "FAIL: $*"
 	exit 1
 }
 
+check_failed() {
+	echo "FAIL: $*"
+	CHECKS_FAILED=$((CHECKS_FAILED + 1))
+}
+
 expect_eq() {
 	local what=$1 got=$2 want=$3
 
-	[ "$got" = "$want" ] || fail "$what: got '$got', want '$want'"
+	if [ "$got" != "$want" ]; then
+		check_failed "$what: got '$got', want '$want'"
+		return 1
+	fi
 	echo "ok: $what = $want"
 }
+
+skip() {
+	echo "SKIP: $*"
+	exit 4
+}
+
+# The tools a test needs, or a skip.
+require() {
+	local tool
+
+	for tool in "$@"; do
+		command -v "$tool" >/dev/null || skip "$tool is not installed"
+	done
+}
+
+# Run FUNCTION when the test ends, however it ends; the last registered
+# runs first.
+at_exit() {
+	CLEANUPS+=("$1")
+}
+
+lib_exit() {
+	local rc=$? i
+
+	for ((i = ${#CLEANUPS[@]} - 1; i >= 0; i--)); do
+		"${CLEANUPS[i]}"
+	done
+	if [ "$rc" = 0 ] && [ "$CHECKS_FAILED" -gt 0 ]; then
+		echo "$CHECKS_FAILED check(s) failed"
+		rc=1
+	fi
+	exit "$rc"
+}
+trap lib_exit EXIT
 
 # The LAN drivers and ib_core that irdma.ko links against, from the image.
 load_irdma_deps() {
 	modprobe -a ice i40e ib_core ib_uverbs || fail "cannot load irdma's dependencies"
 }
 
+# Module parameters, if any, follow (bad-udata.sh passes push_mode=1).
+# shellcheck disable=SC2120
 load_irdma() {
 	insmod "$IRDMA_KO" "$@" || fail "insmod irdma.ko failed"
 }
@@ -64,15 +115,42 @@ unload_sim() {
 	rmmod irdma_sim || fail "rmmod irdma_sim failed"
 }
 
-# Wait up to $2 seconds (default 10) for a command to succeed.
+# wait_for [-t SECONDS] COMMAND [ARG...]: wait up to SECONDS (default 10)
+# for COMMAND to succeed; its output is dropped.
 wait_for() {
-	local cmd=$1 tries=$(( ${2:-10} * 10 ))
+	local tries=100
 
-	while ! eval "$cmd" >/dev/null 2>&1; do
+	if [ "$1" = -t ]; then
+		tries=$(($2 * 10))
+		shift 2
+	fi
+	until "$@" >/dev/null 2>&1; do
 		tries=$((tries - 1))
 		[ "$tries" -gt 0 ] || return 1
 		sleep 0.1
 	done
+}
+
+# Conditions to wait for.
+not() { ! "$@"; }
+port_active() { [ "$(devinfo_field "$1" state)" = PORT_ACTIVE ]; }
+has_gid() { grep -q "$2" /sys/class/infiniband/"$1"/ports/1/gids/*; }
+gone() {	# PID...: every one has ended
+	local pid
+
+	for pid in "$@"; do
+		! kill -0 "$pid" 2>/dev/null || return 1
+	done
+}
+dmesg_since() { dmesg | tail -n +$(($1 + 1)) | grep -q "$2"; }	# LINES REGEX
+stat_above() { [ "$(sim_stat "$1")" -gt "$2" ]; }
+# Something listens on a TCP port, in network namespace NS if given.
+tcp_listening() {	# PORT [NS]
+	${2:+ip netns exec "$2"} ss -Htln "sport = :$1" | grep -q LISTEN
+}
+# An rdma_cm ID listens, in network namespace NS if given.
+cm_listening() {	# [NS]
+	${1:+ip netns exec "$1"} rdma resource show cm_id 2>/dev/null | grep -q LISTEN
 }
 
 # The value of one field of ibv_devinfo -v for a device.
@@ -104,6 +182,7 @@ esac
 
 # The first function's auxiliary device (ADEV) and the driver that binds
 # it (DRV), for unbinding and binding by hand.
+# shellcheck disable=SC2034 # the tests that source this use them
 case $IRDMA_DRIVER in
 ours) ADEV=irdma_sim.roce.0 DRV=$SIM_DRV ;;
 *) ADEV=ice.roce.32 DRV=/sys/bus/auxiliary/drivers/irdma ;;
@@ -132,7 +211,7 @@ load_stack() {
 		fail "unknown driver $IRDMA_DRIVER"
 		;;
 	esac
-	wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 ($IRDMA_DRIVER)"
+	wait_for test -e /sys/class/infiniband/irdma0 || fail "no irdma0 ($IRDMA_DRIVER)"
 }
 
 # The driver alone, on and off, leaving the simulated functions.
@@ -187,6 +266,21 @@ unload_stack() {
 	unload_sim
 }
 
+# cycles N UP DOWN [UP_CHECK [DOWN_CHECK]]: N times UP then DOWN (load and
+# unload functions), each followed by its check, which gets the cycle's
+# number.
+cycles() {
+	local n=$1 up=$2 down=$3 up_check=${4:-:} down_check=${5:-:} i
+
+	for ((i = 1; i <= n; i++)); do
+		"$up"
+		"$up_check" "$i"
+		"$down"
+		"$down_check" "$i"
+	done
+	echo "ok: $n cycles of $up and $down"
+}
+
 # Debian's irdma.ko from the running kernel's image, as shipped. Its
 # probe has to succeed the first time: a stock driver that times out
 # waiting for the simulator found a simulator defect.
@@ -204,15 +298,25 @@ bind_driver() {
 
 # The function's netdev up with an IPv4 address, the port active and the
 # address's RoCEv2 GID in place; its index in GIDX.
+# The low 32 bits of an IPv4 address's RoCEv2 GID as sysfs prints them.
+ipv4_gid_hex() {
+	local IFS=.
+
+	# shellcheck disable=SC2086 # split at the dots
+	set -- $1
+	printf '%02x%02x:%02x%02x' "$1" "$2" "$3" "$4"
+}
+
 roce_up() {
 	local addr=$1 hex
 
-	hex=$(printf '%02x%02x:%02x%02x' $(echo "$addr" | tr . ' '))
+	hex=$(ipv4_gid_hex "$addr")
 	ip link set "$SIM_NETDEV" up
 	ip addr add "$addr/24" dev "$SIM_NETDEV" || fail "address $addr"
-	wait_for '[ "$(devinfo_field irdma0 state)" = PORT_ACTIVE ]' || fail "port not active"
-	wait_for "grep -l $hex /sys/class/infiniband/irdma0/ports/1/gids/*" ||
+	wait_for port_active irdma0 || fail "port not active"
+	wait_for has_gid irdma0 "$hex" ||
 		fail "no GID for $addr"
+	# shellcheck disable=SC2034 # for the tests that source this
 	GIDX=$(basename "$(grep -l "$hex" /sys/class/infiniband/irdma0/ports/1/gids/* | head -1)")
 }
 
@@ -228,7 +332,7 @@ pair() {
 	# The server is ready once it listens on the tools' TCP port (18515
 	# for perftest and the libibverbs examples); their output to a file
 	# is block-buffered, so it cannot tell.
-	wait_for "ss -Htln 'sport = :18515' | grep -q LISTEN" 20 ||
+	wait_for -t 20 tcp_listening 18515 ||
 		{ cat "/tmp/srv.$f"; fail "$name: the server never listened"; }
 	timeout 120 "$@" "$ADDR" >"/tmp/cli.$f" 2>&1
 	rc=$?
@@ -243,7 +347,7 @@ pair() {
 
 # An rdma_cm server is ready once its ID listens.
 listening() {
-	wait_for "rdma resource show cm_id 2>/dev/null | grep -q LISTEN" 20 ||
+	wait_for -t 20 cm_listening ||
 		fail "no rdma_cm listener"
 }
 

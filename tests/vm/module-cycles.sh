@@ -14,14 +14,14 @@ if [ "$IRDMA_DRIVER" = stock ]; then
 fi
 expect_eq "vermagic" "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" "$(uname -r)"
 
-for i in $(seq 1 10); do
-	load_driver
-	expect_eq "cycle $i: module live" "$(cat /sys/module/irdma/initstate)" live
-	[ -d /sys/bus/auxiliary/drivers/irdma ] || fail "cycle $i: no E810 driver on the auxiliary bus"
-	[ -d /sys/bus/auxiliary/drivers/irdma.gen_1 ] || fail "cycle $i: no X722 driver on the auxiliary bus"
-	unload_driver
-	[ ! -e /sys/module/irdma ] || fail "cycle $i: module still present"
-	[ ! -e /sys/bus/auxiliary/drivers/irdma ] || fail "cycle $i: E810 driver left registered"
-	[ ! -e /sys/bus/auxiliary/drivers/irdma.gen_1 ] || fail "cycle $i: X722 driver left registered"
-done
-echo "10 load/unload cycles done"
+loaded() {
+	expect_eq "cycle $1: module live" "$(cat /sys/module/irdma/initstate)" live
+	[ -d /sys/bus/auxiliary/drivers/irdma ] || fail "cycle $1: no E810 driver on the auxiliary bus"
+	[ -d /sys/bus/auxiliary/drivers/irdma.gen_1 ] || fail "cycle $1: no X722 driver on the auxiliary bus"
+}
+unloaded() {
+	[ ! -e /sys/module/irdma ] || fail "cycle $1: module still present"
+	[ ! -e /sys/bus/auxiliary/drivers/irdma ] || fail "cycle $1: E810 driver left registered"
+	[ ! -e /sys/bus/auxiliary/drivers/irdma.gen_1 ] || fail "cycle $1: X722 driver left registered"
+}
+cycles 10 load_driver unload_driver loaded unloaded

@@ -8,6 +8,7 @@
 # descriptors, the simulator sees a paged segment, and RDMA writes and
 # reads through the last MR move the right bytes.
 . "$IRDMA_REPO/tests/vm/lib.sh"
+require ibv_devinfo
 ADDR=192.168.77.1
 fpa=/sys/kernel/debug/fail_page_alloc
 

@@ -12,6 +12,7 @@
 # of queue memory; the stock driver's figure is printed (upstream does not
 # charge it).
 . "$IRDMA_REPO/tests/vm/lib.sh"
+require ibv_devinfo
 ADDR=192.168.77.1
 
 gcc -O2 -Wall -o /tmp/mr-pages "$IRDMA_REPO/tests/vm/mr-pages.c" || fail "build mr-pages"

@@ -8,6 +8,7 @@
 # target's receives go through shared receive queues. Afterwards
 # everything disconnects and unloads with a clean kernel log.
 . "$IRDMA_REPO/tests/vm/lib.sh"
+require nvme fio rdma ibv_devinfo
 
 ADDR=192.168.77.1
 NQN=irdma-sim-nvme
@@ -20,7 +21,7 @@ mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config ||
 namespace_up() {
 	ip link set "$SIM_NETDEV" up
 	ip addr add $ADDR/24 dev "$SIM_NETDEV" || fail "address on $SIM_NETDEV"
-	wait_for '[ "$(devinfo_field irdma0 state)" = PORT_ACTIVE ]' || fail "port not active"
+	wait_for port_active irdma0 || fail "port not active"
 	modprobe null_blk nr_devices=1 memory_backed=1 gb=1 bs=4096 ||
 		fail "null_blk"
 }
@@ -35,13 +36,15 @@ namespace_up
 
 # The block device the host side got for our subsystem.
 host_dev() {
-	local d
+	local d ns
 
 	for d in /sys/class/nvme/nvme*; do
 		[ "$(cat "$d/subsysnqn" 2>/dev/null)" = $NQN ] || continue
-		ls "$d" | grep -m1 -E '^nvme[0-9]+n[0-9]+$' && return 0
-		ls /sys/class/nvme-subsystem/*/ 2>/dev/null | grep -m1 -E '^nvme[0-9]+n[0-9]+$' &&
+		for ns in "$d"/nvme*n* /sys/class/nvme-subsystem/*/nvme*n*; do
+			[[ $(basename "$ns") =~ ^nvme[0-9]+n[0-9]+$ ]] || continue
+			basename "$ns"
 			return 0
+		done
 	done
 	return 1
 }
@@ -54,7 +57,7 @@ run_io() {
 	modprobe nvme-rdma || fail "nvme-rdma"
 	timeout 120 nvme connect -t rdma -a $ADDR -s 4420 -n $NQN ||
 		{ dmesg | tail -40; fail "nvme connect (use_srq=$srq)"; }
-	wait_for 'host_dev' 20 || fail "no namespace appeared (use_srq=$srq)"
+	wait_for -t 20 host_dev || fail "no namespace appeared (use_srq=$srq)"
 	dev=/dev/$(host_dev)
 	echo "host namespace $dev"
 	if [ -n "${WANT_SRQS:-}" ]; then
@@ -78,7 +81,7 @@ run_io() {
 	expect_eq "2 MiB read back through nvme-rdma (use_srq=$srq)" \
 		"$(cmp /tmp/pattern /tmp/back && echo same)" same
 	nvme disconnect -n $NQN || fail "nvme disconnect"
-	wait_for '! host_dev' 20 || fail "namespace still there after disconnect"
+	wait_for -t 20 not host_dev || fail "namespace still there after disconnect"
 	rmmod nvme_rdma nvme_fabrics || fail "unload nvme-rdma"
 	nvmet_target_down $NQN
 }
@@ -98,7 +101,7 @@ if [ "$IRDMA_DRIVER" = ours ]; then
 	modprobe -a ib_core ib_uverbs || fail "ib_core"
 	load_sim nr_devices=1 srq=1
 	load_irdma
-	wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 with SRQs"
+	wait_for test -e /sys/class/infiniband/irdma0 || fail "no irdma0 with SRQs"
 	expect_eq "device max_srq with the SRQ extension" \
 		"$(devinfo_field irdma0 max_srq)" 1023
 	namespace_up

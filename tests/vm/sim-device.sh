@@ -5,6 +5,7 @@
 # function beside a RoCE one, and the function going away while the driver
 # is bound.
 . "$IRDMA_REPO/tests/vm/lib.sh"
+require ibv_devinfo
 
 load_stack
 ip link set "$SIM_NETDEV" up
@@ -29,7 +30,7 @@ expect_eq "LAN side with the driver bound" "$(lan)" \
 unload_driver
 expect_eq "LAN side after the driver" "$(lan)" "qsets 0 rdma_filter 0 "
 load_driver
-wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 after reload"
+wait_for test -e /sys/class/infiniband/irdma0 || fail "no irdma0 after reload"
 
 # Asynchronous events arrive on the AEQ's vector (vector 0).
 # (the counts of every CPU, however many the guest has)
@@ -37,16 +38,17 @@ aeq_irqs() {
 	awk '/irdma.*AEQ/ { n = 0; for (i = 2; $i ~ /^[0-9]+$/; i++) n += $i; print n; exit }' \
 		/proc/interrupts
 }
+aeq_irqs_above() { [ "$(aeq_irqs)" -gt "$1" ]; }
 before=$(aeq_irqs)
 [ -n "$before" ] || fail "no AEQ interrupt line in /proc/interrupts"
 echo "0x102 5" >$SIM_DBG/$SIM_FN/raise_ae || fail "raise_ae"
-wait_for '[ "$(aeq_irqs)" -gt "$before" ]' 5 || fail "AE raised no interrupt"
+wait_for -t 5 aeq_irqs_above "$before" || fail "AE raised no interrupt"
 echo "ok: AE delivered"
 
 if [ "$IRDMA_DRIVER" = ours ]; then
 	# An iWARP function beside it, created at run time.
 	echo "1 iwarp" >$SIM_BUS/new_device || fail "new_device"
-	wait_for '[ -e /sys/class/infiniband/irdma1 ]' || fail "no irdma1"
+	wait_for test -e /sys/class/infiniband/irdma1 || fail "no irdma1"
 	expect_eq "iWARP transport" "$(devinfo_field irdma1 transport)" iWARP
 	echo "2 ethernet" >$SIM_BUS/new_device 2>/dev/null && fail "unknown kind accepted"
 	echo "1 roce" >$SIM_BUS/new_device 2>/dev/null && fail "duplicate id accepted"

@@ -34,7 +34,7 @@ for op in 0x20 0x21 0x1f 0x2b 0x03 0x12 0x16 0x19; do
 	grep -q "irdma.*$SIM_FN\|irdma.*0000:00:01" /proc/interrupts &&
 		fail "IRQs left requested after the failed probe"
 	bind_driver $ADEV $DRV || fail "probe after the failure at $op"
-	wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 after the failure at $op"
+	wait_for test -e /sys/class/infiniband/irdma0 || fail "no irdma0 after the failure at $op"
 done
 echo "ok: every bring-up step unwinds"
 
@@ -49,14 +49,10 @@ echo "ok: slow firmware"
 
 # A function reset: the device goes and comes back.
 echo 1 >$dbg/reset
-wait_for "dmesg | grep -q '$SIM_FN: function reset\$'" 10 || fail "reset did not complete"
-wait_for '[ -e /sys/class/infiniband/irdma0 ]' 10 || fail "no irdma0 after reset"
+wait_for -t 10 dmesg_since 0 "$SIM_FN: function reset\$" || fail "reset did not complete"
+wait_for -t 10 test -e /sys/class/infiniband/irdma0 || fail "no irdma0 after reset"
 echo "ok: function reset"
 
 unload_stack
 
-for i in $(seq 1 20); do
-	load_stack
-	unload_stack
-done
-echo "ok: 20 load/unload cycles"
+cycles 20 load_stack unload_stack

@@ -9,6 +9,7 @@
 # test fails on a failed bind (a stock-driver timeout among them), never
 # on a time. Every bind of the stock driver counts: none is retried.
 . "$IRDMA_REPO/tests/vm/lib.sh"
+require ib_write_lat ucmatose rdma ibv_devinfo
 
 dbg=$SIM_DBG/$SIM_FN
 
@@ -23,7 +24,7 @@ show() {
 rebind() {
 	echo "$ADEV" >"$DRV/unbind" || fail "unbind"
 	echo "$ADEV" >"$DRV/bind" || fail "bind after $1"
-	wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 after $1"
+	wait_for test -e /sys/class/infiniband/irdma0 || fail "no irdma0 after $1"
 }
 
 load_stack
@@ -38,7 +39,7 @@ for op in 0x20 0x1f 0x12 0x19; do
 	echo $((op)) >"$dbg/fail_cqp_op"
 	echo "$ADEV" >"$DRV/bind" 2>/dev/null && fail "bind with opcode $op failing succeeded"
 	echo "$ADEV" >"$DRV/bind" || fail "bind after the injected failure of $op"
-	wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 after $op"
+	wait_for test -e /sys/class/infiniband/irdma0 || fail "no irdma0 after $op"
 done
 show "after injected CQP failures"
 
@@ -52,15 +53,15 @@ show "a delayed command (300 ms, CCQ-completed), then a rebind"
 
 since=$(dmesg | wc -l)
 echo 1 >"$dbg/reset"
-wait_for "dmesg | tail -n +$((since + 1)) | grep -q '$SIM_FN: function reset\$'" 10 ||
+wait_for -t 10 dmesg_since "$since" "$SIM_FN: function reset\$" ||
 	fail "reset did not complete"
-wait_for '[ -e /sys/class/infiniband/irdma0 ]' 10 || fail "no irdma0 after reset"
+wait_for -t 10 test -e /sys/class/infiniband/irdma0 || fail "no irdma0 after reset"
 rebind "the reset"
 show "after a function reset"
 
 unload_driver
 load_driver
-wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 after reload"
+wait_for test -e /sys/class/infiniband/irdma0 || fail "no irdma0 after reload"
 show "after a module reload"
 
 # Traffic: rdma_cm connections; ib_cm makes its address handles with

@@ -10,6 +10,7 @@
 # ucmatose and udaddy: our contexts, address handles and GSI/MAD path
 # against an implementation nobody here wrote.
 . "$IRDMA_REPO/tests/vm/lib.sh"
+require ib_send_bw ib_send_lat ib_write_bw ib_write_lat ib_read_bw ib_read_lat rping ucmatose udaddy rdma ss ibv_devinfo
 
 TWIN_KO=${IRDMA_TEST_TWIN_KO:-/var/cache/irdma/twin/irdma_twin.ko}
 ADDR=192.168.77.1
@@ -21,23 +22,25 @@ dev_of() { rdma link show | awk -v n="$1" '$0 ~ "netdev " n "( |$)" { sub("/.*",
 gid_of() {
 	local hex
 
-	hex=$(printf '%02x%02x:%02x%02x' $(echo "$2" | tr . ' '))
+	hex=$(ipv4_gid_hex "$2")
 	basename "$(grep -l "$hex" /sys/class/infiniband/"$1"/ports/1/gids/* | head -1)"
 }
+has_dev() { [ -n "$(dev_of "$1")" ]; }
+has_gid_of() { [ -n "$(gid_of "$1" "$2")" ]; }
 
 modprobe -a ib_core ib_uverbs rdma_ucm || fail "ib_core"
 load_sim nr_devices=0
 load_sim_ice
 load_stock
-wait_for '[ -n "$(dev_of simeth33)" ]' || fail "the stock driver took no function 33"
+wait_for has_dev simeth33 || fail "the stock driver took no function 33"
 # Function 33 goes from the stock driver to ours.
 echo ice.roce.33 >/sys/bus/auxiliary/drivers/irdma/unbind || fail "unbind 33 from irdma"
 insmod "$TWIN_KO" || fail "insmod irdma_twin.ko"
-wait_for '[ -e /sys/bus/auxiliary/drivers/irdma_twin/ice.roce.33 ]' ||
+wait_for test -e /sys/bus/auxiliary/drivers/irdma_twin/ice.roce.33 ||
 	fail "irdma_twin did not bind function 33"
 [ ! -e /sys/bus/auxiliary/drivers/irdma_twin/ice.roce.32 ] ||
 	fail "irdma_twin took function 32 from the stock driver"
-wait_for '[ -n "$(dev_of simeth33)" ]' || fail "no RDMA device on simeth33"
+wait_for has_dev simeth33 || fail "no RDMA device on simeth33"
 STOCK=$(dev_of simeth32)
 OURS=$(dev_of simeth33)
 echo "stock driver: $STOCK (simeth32); ours: $OURS (simeth33, namespace peer)"
@@ -49,28 +52,29 @@ ip link set simeth33 netns peer || fail "simeth33 into the namespace"
 ip -n peer link set lo up
 ip -n peer link set simeth33 up
 ip -n peer addr add $PEER/24 dev simeth33 || fail "address on simeth33"
-wait_for "[ \"\$(devinfo_field $STOCK state)\" = PORT_ACTIVE ]" || fail "$STOCK not active"
-wait_for "[ \"\$(devinfo_field $OURS state)\" = PORT_ACTIVE ]" || fail "$OURS not active"
+wait_for port_active "$STOCK" || fail "$STOCK not active"
+wait_for port_active "$OURS" || fail "$OURS not active"
 ip netns exec peer ping -c 2 -W 2 $ADDR || fail "no ping from the namespace"
 ping -c 2 -W 2 $PEER || fail "no ping into the namespace"
-wait_for "[ -n \"\$(gid_of $STOCK $ADDR)\" ]" || fail "no GID for $ADDR"
-wait_for "[ -n \"\$(gid_of $OURS $PEER)\" ]" || fail "no GID for $PEER"
+wait_for has_gid_of "$STOCK" $ADDR || fail "no GID for $ADDR"
+wait_for has_gid_of "$OURS" $PEER || fail "no GID for $PEER"
 GS=$(gid_of "$STOCK" $ADDR)
 GO=$(gid_of "$OURS" $PEER)
 
 # A perftest server on one driver, its client on the other.
 #   across NAME TOOL SERVER-SIDE ARGS...   (SERVER-SIDE: stock or ours)
 across() {
-	local name=$1 tool=$2 side=$3 srv_ns= cli_ns= sdev cdev sg cg to
+	local name=$1 tool=$2 side=$3 srv_ns='' cli_ns='' srv_netns='' sdev cdev sg cg to
 	shift 3
 
 	if [ "$side" = stock ]; then
 		sdev=$STOCK sg=$GS cdev=$OURS cg=$GO cli_ns="ip netns exec peer" to=$ADDR
 	else
 		sdev=$OURS sg=$GO cdev=$STOCK cg=$GS srv_ns="ip netns exec peer" to=$PEER
+		srv_netns=peer
 	fi
 	timeout 120 $srv_ns $tool -d "$sdev" -x "$sg" -F "$@" >/tmp/srv.x 2>&1 &
-	wait_for "$srv_ns ss -Htln 'sport = :18515' | grep -q LISTEN" 20 ||
+	wait_for -t 20 tcp_listening 18515 "$srv_netns" ||
 		{ cat /tmp/srv.x; fail "$name: no server on $side"; }
 	timeout 120 $cli_ns $tool -d "$cdev" -x "$cg" -F "$@" $to >/tmp/cli.x 2>&1 ||
 		{ cat /tmp/srv.x /tmp/cli.x; fail "$name: client to the $side side"; }
@@ -92,9 +96,10 @@ done
 # rdma_cm: the connection MADs go over both drivers' GSI QPs.
 cm_pair() {	# NAME SERVER-NS CLIENT-NS SERVER-ADDR TOOL SERVER-ARGS -- CLIENT-ARGS
 	local name=$1 sns=$2 cns=$3 to=$4 tool=$5 sargs=$6 cargs=$7
+	local sns_name=${sns##* }	# the namespace's name: "ip netns exec NAME"
 
 	timeout 120 $sns $tool $sargs >/tmp/srv.cm 2>&1 &
-	wait_for "$sns rdma resource show cm_id 2>/dev/null | grep -q LISTEN" 20 ||
+	wait_for -t 20 cm_listening "$sns_name" ||
 		{ cat /tmp/srv.cm; fail "$name: no listener"; }
 	timeout 120 $cns $tool $cargs >/tmp/cli.cm 2>&1 ||
 		{ cat /tmp/srv.cm /tmp/cli.cm; fail "$name: client"; }
@@ -120,7 +125,7 @@ cm_pair "udaddy, server on ours" "$NS" "" $PEER udaddy "-c 2 -C 10" "-s $PEER -c
 # personality's functions, and RDMA between it and the stock driver.
 THIRD=192.168.77.3
 echo "0 roce" >$SIM_BUS/new_device || fail "function 0"
-wait_for '[ -n "$(dev_of simeth0)" ]' || fail "no RDMA device on simeth0"
+wait_for has_dev simeth0 || fail "no RDMA device on simeth0"
 OURS0=$(dev_of simeth0)
 ip netns add third || fail "netns third"
 ip link set simeth0 netns third || fail "simeth0 into its namespace"
@@ -129,19 +134,19 @@ ip -n third link set simeth0 up
 ip -n third addr add $THIRD/24 dev simeth0 || fail "address on simeth0"
 ip netns exec third ping -c 2 -W 2 $PEER || fail "no ping from function 0 to 33"
 ip netns exec third ping -c 2 -W 2 $ADDR || fail "no ping from function 0 to 32"
-wait_for "[ -n \"\$(gid_of $OURS0 $THIRD)\" ]" || fail "no GID for $THIRD"
+wait_for has_gid_of "$OURS0" $THIRD || fail "no GID for $THIRD"
 timeout 120 ib_write_bw -d "$STOCK" -x "$GS" -F -s 65536 -n 50 >/tmp/srv.x 2>&1 &
-wait_for "ss -Htln 'sport = :18515' | grep -q LISTEN" 20 || fail "no server on $STOCK"
+wait_for -t 20 tcp_listening 18515 || fail "no server on $STOCK"
 timeout 120 ip netns exec third ib_write_bw -d "$OURS0" -x "$(gid_of "$OURS0" $THIRD)" -F \
 	-s 65536 -n 50 $ADDR >/tmp/cli.x 2>&1 || { cat /tmp/srv.x /tmp/cli.x; fail "RC write from function 0"; }
 wait $! || { cat /tmp/srv.x; fail "RC write: server on the stock driver"; }
 echo "ok: function 0 ($OURS0, ours, simulator front-end) to 32 ($STOCK, stock): ping, RC write"
 ip netns del third
-wait_for '[ -e /sys/class/net/simeth0 ]' 10 || fail "simeth0 did not come back"
+wait_for -t 10 test -e /sys/class/net/simeth0 || fail "simeth0 did not come back"
 echo 0 >$SIM_BUS/del_device || fail "removing function 0"
 
 ip netns del peer
-wait_for '[ -e /sys/class/net/simeth33 ]' 10 || fail "simeth33 did not come back"
+wait_for -t 10 test -e /sys/class/net/simeth33 || fail "simeth33 did not come back"
 rmmod irdma_twin || fail "rmmod irdma_twin"
 rmmod irdma || fail "rmmod irdma"
 rmmod irdma_sim_ice || fail "rmmod irdma_sim_ice"

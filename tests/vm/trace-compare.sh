@@ -6,6 +6,7 @@
 # with its fields, every register write the engine takes -- and print the
 # differences. Documentation/sim.rst explains each one.
 . "$IRDMA_REPO/tests/vm/lib.sh"
+require ibv_devinfo
 
 T=/sys/kernel/tracing
 mountpoint -q $T || mount -t tracefs tracefs $T || fail "no tracefs"
@@ -26,9 +27,9 @@ record() {
 	echo 1 >$T/events/irdma_sim/enable
 	echo 1 >$T/tracing_on
 	"$@"
-	wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 under $*"
+	wait_for test -e /sys/class/infiniband/irdma0 || fail "no irdma0 under $*"
 	ip link set simeth32 up
-	wait_for '[ "$(devinfo_field irdma0 state)" = PORT_ACTIVE ]' 5 || fail "port not active under $*"
+	wait_for -t 5 port_active irdma0 || fail "port not active under $*"
 	ibv_devinfo -v -d irdma0 >"$out.devinfo" || fail "ibv_devinfo under $*"
 	ip link set simeth32 down
 	rmmod irdma || fail "rmmod after $*"

@@ -9,6 +9,7 @@
 # compares them; the differences Documentation/sim.rst explains are
 # listed there, and any other fails the test.
 . "$IRDMA_REPO/tests/vm/lib.sh"
+require ib_send_bw ib_send_lat ib_write_bw ib_read_bw mckey rping nvme rdma ss ibv_devinfo
 
 T=/sys/kernel/tracing
 OUT=${TEST_ARTIFACTS:-/tmp/trace}
@@ -41,7 +42,7 @@ nvme_io() {
 	for d in /sys/class/nvme/nvme*; do
 		[ "$(cat "$d/subsysnqn" 2>/dev/null)" = $NQN ] && dev=$(basename "$d")n1
 	done
-	wait_for "[ -b /dev/$dev ]" 20 || fail "no namespace"
+	wait_for -t 20 test -b "/dev/$dev" || fail "no namespace"
 	dd if=/dev/urandom of=/tmp/pattern bs=64k count=4 status=none
 	dd if=/tmp/pattern of=/dev/$dev bs=64k oflag=direct status=none || fail "dd write"
 	dd if=/dev/$dev of=/tmp/back bs=64k count=4 iflag=direct status=none || fail "dd read"
@@ -58,7 +59,7 @@ workload() {
 
 	phase up
 	load_driver
-	wait_for '[ -e /sys/class/infiniband/irdma0 ]' || fail "no irdma0 ($IRDMA_DRIVER)"
+	wait_for test -e /sys/class/infiniband/irdma0 || fail "no irdma0 ($IRDMA_DRIVER)"
 	roce_up $ADDR
 	PT="-d irdma0 -x $GIDX -F"
 	phase rc
@@ -81,7 +82,7 @@ workload() {
 	nvme_io 1
 	phase mckey
 	timeout 60 stdbuf -oL mckey -m 239.1.2.4 -b $ADDR -C 5 >/tmp/srv.mckey 2>&1 &
-	wait_for "grep -q 'receiving data' /tmp/srv.mckey" 20 ||
+	wait_for -t 20 grep -q 'receiving data' /tmp/srv.mckey ||
 		{ cat /tmp/srv.mckey; fail "mckey receiver"; }
 	timeout 60 mckey -m 239.1.2.4 -b $ADDR -s -C 5 >/tmp/cli.mckey 2>&1 ||
 		{ cat /tmp/*.mckey; fail "mckey sender"; }

@@ -4,6 +4,7 @@
 # udaddy), then ten ib_send_bw runs after each of which the resource
 # counts are back where they were.
 . "$IRDMA_REPO/tests/vm/lib.sh"
+require ib_send_bw rping ucmatose udaddy rdma ss ibv_devinfo
 
 ADDR=192.168.77.1
 load_stack

@@ -11,6 +11,7 @@
 # RDMA fabric: RC send, write and read bandwidth, send across sizes to
 # 8 MiB, inline, UD, and the three latency tests.
 . "$IRDMA_REPO/tests/vm/lib.sh"
+require ib_send_bw ib_send_lat ib_write_bw ib_write_lat ib_read_bw ib_read_lat rdma ss ibv_devinfo
 
 ADDR=192.168.77.1
 PEER=192.168.77.2
@@ -22,7 +23,7 @@ if [ "$IRDMA_DRIVER" = ours ]; then
 else
 	PEER_NETDEV=simeth33
 fi
-wait_for '[ -e /sys/class/infiniband/irdma1 ]' || fail "no irdma1"
+wait_for test -e /sys/class/infiniband/irdma1 || fail "no irdma1"
 expect_eq "irdma1's netdev" "$(rdma link show irdma1/1 | grep -o 'netdev [a-z0-9]*')" \
 	"netdev $PEER_NETDEV"
 ip netns add peer || fail "netns"
@@ -36,14 +37,14 @@ reach() {
 	ip netns exec peer timeout 2 bash -c "echo >/dev/tcp/$ADDR/9" 2>/dev/null
 	ip -n peer neigh show "$ADDR" | grep -q "lladdr $(cat /sys/class/net/$SIM_NETDEV/address)"
 }
-wait_for reach 20 || { ip -n peer neigh; fail "no IP between the functions"; }
+wait_for -t 20 reach || { ip -n peer neigh; fail "no IP between the functions"; }
 # The switch hands frames over as a wire would: an ICMP echo crosses
 # from the namespace and its reply comes back, both ways.
 ip netns exec peer ping -c 2 -W 2 $ADDR || fail "no ping from the namespace"
 ping -c 2 -W 2 $PEER || fail "no ping into the namespace"
 echo "ok: the two functions' netdevs reach each other through the switch"
 # irdma1's RoCEv2 GID for the peer address (::ffff:192.168.77.2).
-wait_for 'grep -l "c0a8:4d02" /sys/class/infiniband/irdma1/ports/1/gids/*' ||
+wait_for has_gid irdma1 c0a8:4d02 ||
 	fail "no GID for $PEER on irdma1"
 G1=$(basename "$(grep -l c0a8:4d02 /sys/class/infiniband/irdma1/ports/1/gids/* | tail -1)")
 
@@ -52,7 +53,7 @@ two_hosts() {
 
 	shift 2
 	timeout 120 $tool -d irdma0 -x "$GIDX" -F "$@" >/tmp/srv.2h 2>&1 &
-	wait_for "ss -Htln 'sport = :18515' | grep -q LISTEN" 20 ||
+	wait_for -t 20 tcp_listening 18515 ||
 		{ cat /tmp/srv.2h; fail "$name: server never listened"; }
 	timeout 120 ip netns exec peer $tool -d irdma1 -x "$G1" -F "$@" $ADDR \
 		>/tmp/cli.2h 2>&1 || { cat /tmp/srv.2h /tmp/cli.2h; fail "$name from irdma1"; }
@@ -80,7 +81,7 @@ for d in irdma0 irdma1; do
 	echo "ok: $d ip4InPkts $n"
 done
 ip netns del peer
-wait_for "[ -e /sys/class/net/$PEER_NETDEV ]" 10 || fail "$PEER_NETDEV did not come back"
+wait_for -t 10 test -e "/sys/class/net/$PEER_NETDEV" || fail "$PEER_NETDEV did not come back"
 if [ "$IRDMA_DRIVER" = ours ]; then
 	echo 1 >$SIM_BUS/del_device || fail "removing the second function"
 fi

@@ -4,6 +4,7 @@
 # perftest over RC and UD (with and without inline data, across message
 # sizes). user-cm.sh has the rdma_cm tools and repeated runs.
 . "$IRDMA_REPO/tests/vm/lib.sh"
+require ib_send_bw ib_send_lat ib_write_bw ib_write_lat ib_read_bw ib_read_lat ibv_rc_pingpong ibv_ud_pingpong ibv_devinfo rdma ss
 
 ADDR=192.168.77.1
 load_stack
