@@ -17,14 +17,7 @@ irdma-y := main.o hw.o ae.o events.o cqp.o ctrl.o ctrl_qp.o ctrl_srq.o ctrl_mem.
 	verbs_iwcm.o
 irdma-$(CONFIG_ICE) += bind_ice.o
 irdma-$(CONFIG_I40E) += bind_i40e.o
-irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/uk_test.o \
-	kunit/ctrl_test.o kunit/verbs_test.o kunit/hmc_test.o
-
-# Bring-up against the simulator: both built in, as in the KUnit kernel.
-ifeq ($(CONFIG_INFINIBAND_IRDMA)$(CONFIG_INFINIBAND_IRDMA_SIM),yy)
-irdma-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/bringup_test.o kunit/qp_test.o \
-	kunit/iwcm_test.o
-endif
+obj-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/
 
 ifneq ($(CONFIG_INFINIBAND_IRDMA_SIM),)
 irdma-y += bind_sim.o

@@ -16,6 +16,7 @@
  * protection errors, the consumer's own bad window bindings bind errors,
  * lengths length errors, and so on; the rest general.
  */
+#include <kunit/visibility.h>
 #include <linux/bsearch.h>
 
 #include "verbs.h"
@@ -178,6 +179,7 @@ enum irdma_ae_target irdma_ae_target(u16 code, u8 source)
 		return IRDMA_AE_CQ_ERROR;
 	return IRDMA_AE_NOTHING;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_ae_target);
 
 /**
  * irdma_ae_qp_error - how a QP's error event completes its work and what

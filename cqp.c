@@ -12,6 +12,7 @@
  * under the WQE's index, and whoever drains the CCQ (the CEQ 0 interrupt,
  * or the waiter itself while it waits) hands it the result.
  */
+#include <kunit/visibility.h>
 #include <linux/bitfield.h>
 #include <linux/delay.h>
 #include <linux/iopoll.h>
@@ -23,7 +24,6 @@
 /* A register the engine answers through: looked at ~10 us apart, for 1 s. */
 #define IRDMA_CQP_REG_POLL_US	10
 #define IRDMA_CQP_REG_TIMEOUT_US	USEC_PER_SEC
-#define IRDMA_CQP_REG_POLLS	100000	/* 10 us apart: about 1 s */
 
 /**
  * struct irdma_cqp_request - a waiter for one CQP command
@@ -209,6 +209,7 @@ int irdma_cqp_post(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd,
 	irdma_wr32(fn, IRDMA_PFPE_CQPDB, cqp->ring.head);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_cqp_post);
 
 /*
  * Take the next completion from the CCQ: the index of the CQP WQE it
@@ -262,6 +263,7 @@ void irdma_ccq_arm(struct irdma_fn *fn)
 	dma_wmb();
 	irdma_wr32(fn, IRDMA_PFPE_CQARM, 0);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_ccq_arm);
 
 /* Before the CCQ: the command is done when CQPTAIL moves. */
 static int irdma_cqp_exec_polled(struct irdma_fn *fn,
@@ -343,6 +345,26 @@ void irdma_cqp_process_ccq(struct irdma_fn *fn)
 	spin_unlock_irqrestore(&cqp->lock, flags);
 }
 
+/*
+ * Where the CCQ's creation stands: 0 still pending, 1 done, -EIO if the
+ * CCQ reported it failed, -ENXIO if CQPTAIL says the CQP refused it (no
+ * CCQ to report on).
+ */
+static int irdma_ccq_create_state(struct irdma_fn *fn,
+				  struct irdma_cqp_request *req, u32 tail)
+{
+	u32 val;
+
+	irdma_cqp_process_ccq(fn);
+	if (try_wait_for_completion(&req->done))
+		return req->compl.maj ? -EIO : 1;
+	val = irdma_rd32(fn, IRDMA_PFPE_CQPTAIL);
+	if (FIELD_GET(IRDMA_CQPTAIL_WQTAIL, val) != tail &&
+	    (val & IRDMA_CQPTAIL_OP_ERR))
+		return -ENXIO;
+	return 0;
+}
+
 /**
  * irdma_cqp_exec_ccq_create - run the command that creates the CCQ
  * @fn: the function; its CCQ ring and shadow area are ready
@@ -359,8 +381,8 @@ int irdma_cqp_exec_ccq_create(struct irdma_fn *fn, const struct irdma_cqp_wqe *c
 	struct irdma_cqp *cqp = &fn->cqp;
 	struct irdma_cqp_request req = {};
 	unsigned long flags;
-	u32 before, val, idx;
-	int err, i;
+	u32 before, idx;
+	int err, state;
 
 	init_completion(&req.done);
 	spin_lock_irqsave(&cqp->lock, flags);
@@ -374,30 +396,25 @@ int irdma_cqp_exec_ccq_create(struct irdma_fn *fn, const struct irdma_cqp_wqe *c
 	if (err)
 		return err;
 
-	for (i = 0; i < IRDMA_CQP_REG_POLLS; i++) {
-		irdma_cqp_process_ccq(fn);
-		if (try_wait_for_completion(&req.done)) {
-			if (!req.compl.maj)
-				return 0;
-			fn->ccq.live = false;
-			return -EIO;
-		}
-		val = irdma_rd32(fn, IRDMA_PFPE_CQPTAIL);
-		if (FIELD_GET(IRDMA_CQPTAIL_WQTAIL, val) != before &&
-		    (val & IRDMA_CQPTAIL_OP_ERR))
-			break;
-		usleep_range(10, 20);
+	err = read_poll_timeout(irdma_ccq_create_state, state, state,
+				IRDMA_CQP_REG_POLL_US, IRDMA_CQP_REG_TIMEOUT_US,
+				false, fn, &req, before);
+	if (state == 1)
+		return 0;
+	if (state == -EIO) {
+		/* Its completion took the request off the ring. */
+		fn->ccq.live = false;
+		return -EIO;
 	}
 
 	spin_lock_irqsave(&cqp->lock, flags);
 	fn->ccq.live = false;
 	cqp->reqs[idx] = NULL;
-	if (i < IRDMA_CQP_REG_POLLS)
+	if (!err)
 		irdma_ring_consume(&cqp->ring, 1);
 	spin_unlock_irqrestore(&cqp->lock, flags);
-	dev_err(fn->res.dev, "CCQ create %s\n",
-		i < IRDMA_CQP_REG_POLLS ? "refused" : "timed out");
-	return i < IRDMA_CQP_REG_POLLS ? -EIO : -ETIMEDOUT;
+	dev_err(fn->res.dev, "CCQ create %s\n", err ? "timed out" : "refused");
+	return err ?: -EIO;
 }
 
 /* How a poster waits for room in a full ring. */
@@ -512,6 +529,7 @@ int irdma_cqp_exec(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_cqp_exec);
 
 /**
  * irdma_cqp_post_async - issue a CQP command nobody waits for
@@ -530,6 +548,7 @@ int irdma_cqp_post_async(struct irdma_fn *fn, const struct irdma_cqp_wqe *cmd)
 
 	return irdma_cqp_post_room(fn, cmd, NULL, &idx, IRDMA_CQP_WAIT_BUSY);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_cqp_post_async);
 
 /**
  * irdma_cqp_exec_atomic - run one CQP command without sleeping

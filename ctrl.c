@@ -4,6 +4,7 @@
  * layout. Every command is a 64-byte WQE whose header quadword, written
  * last, carries the opcode and the valid bit of the current ring pass.
  */
+#include <kunit/visibility.h>
 #include <linux/bitfield.h>
 #include <linux/errno.h>
 
@@ -23,6 +24,7 @@ u64 irdma_cqp_wqe_hdr(u8 op, bool polarity)
 	return FIELD_PREP(IRDMA_CQPSQ_OPCODE, op) |
 	       FIELD_PREP(IRDMA_CQPSQ_WQEVALID, polarity);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_cqp_wqe_hdr);
 
 /**
  * irdma_cqp_wqe_set_hdr - publish a CQP command by writing its header
@@ -38,6 +40,7 @@ void irdma_cqp_wqe_set_hdr(__le64 *wqe, u64 hdr)
 	WRITE_ONCE(wqe[IRDMA_CQP_WQE_HDR_OFFSET / sizeof(*wqe)],
 		   cpu_to_le64(hdr));
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_cqp_wqe_set_hdr);
 
 /**
  * irdma_build_query_fpm - QUERY_FPM_VAL: the HMC's limits into @buf
@@ -51,6 +54,7 @@ void irdma_build_query_fpm(struct irdma_cqp_wqe *cmd, u8 fn_id, dma_addr_t buf)
 	cmd->q[2] = FIELD_PREP(IRDMA_CQPSQ_HMCFNID, fn_id);
 	cmd->q[4] = buf;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_build_query_fpm);
 
 /**
  * irdma_build_commit_fpm - COMMIT_FPM_VAL: place the counts in @buf
@@ -65,6 +69,7 @@ void irdma_build_commit_fpm(struct irdma_cqp_wqe *cmd, u8 fn_id, dma_addr_t buf)
 	cmd->q[3] |= FIELD_PREP(IRDMA_CQPSQ_BUFSIZE, IRDMA_FPM_BUF_SIZE);
 	cmd->q[4] = buf;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_build_commit_fpm);
 
 /**
  * irdma_build_update_sds - UPDATE_PE_SDS: program segment descriptors
@@ -99,6 +104,7 @@ void irdma_build_update_sds(struct irdma_cqp_wqe *cmd, u8 fn_id,
 	cmd->q[3] |= FIELD_PREP(IRDMA_CQPSQ_UPESD_ENTRY_COUNT, count - 3);
 	cmd->ext_len = (count - 3) * 16;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_build_update_sds);
 
 /**
  * irdma_build_shmc_pages - SHMC_PAGES_ALLOCATED: the HMC backing is in place
@@ -110,6 +116,7 @@ void irdma_build_shmc_pages(struct irdma_cqp_wqe *cmd, u8 fn_id)
 	irdma_cmd_init(cmd, IRDMA_CQPOP_SHMC_PAGES_ALLOCATED);
 	cmd->q[2] = FIELD_PREP(IRDMA_CQPSQ_HMCFNID, fn_id);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_build_shmc_pages);
 
 /**
  * irdma_build_query_features - QUERY_RDMA_FEATURES into @buf
@@ -124,6 +131,7 @@ void irdma_build_query_features(struct irdma_cqp_wqe *cmd, dma_addr_t buf,
 	cmd->q[3] |= FIELD_PREP(IRDMA_CQPSQ_BUFSIZE, len);
 	cmd->q[4] = buf;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_build_query_features);
 
 static u64 irdma_cq_hdr_fields(const struct irdma_cq_hw_info *info)
 {
@@ -155,6 +163,7 @@ void irdma_build_create_cq(struct irdma_cqp_wqe *cmd,
 		cmd->q[6] = FIELD_PREP(IRDMA_CQPSQ_FIRSTPMPBLIDX, info->first_pble);
 	cmd->q[7] = FIELD_PREP(IRDMA_CQPSQ_VSIIDX, info->vsi);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_build_create_cq);
 
 /**
  * irdma_build_destroy_cq - DESTROY_CQ
@@ -172,6 +181,7 @@ void irdma_build_destroy_cq(struct irdma_cqp_wqe *cmd,
 	if (info->virtual_map)
 		cmd->q[6] = info->first_pble;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_build_destroy_cq);
 
 /**
  * irdma_build_resize_cq - MODIFY_CQ moving a CQ to a new ring
@@ -217,6 +227,7 @@ void irdma_build_create_ceq(struct irdma_cqp_wqe *cmd, u32 id, u32 size,
 	cmd->q[4] = ring;
 	cmd->q[7] = FIELD_PREP(IRDMA_CQPSQ_VSIIDX, vsi);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_build_create_ceq);
 
 /**
  * irdma_build_destroy_ceq - DESTROY_CEQ
@@ -230,6 +241,7 @@ void irdma_build_destroy_ceq(struct irdma_cqp_wqe *cmd, u32 id, u32 size)
 	cmd->q[2] = size;
 	cmd->q[3] |= FIELD_PREP(IRDMA_CQPSQ_CEQ_CEQID, id);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_build_destroy_ceq);
 
 /* What CREATE_AEQ and DESTROY_AEQ both say of the ring's pages. */
 static void irdma_eq_ring_fields(struct irdma_cqp_wqe *cmd,
@@ -256,6 +268,7 @@ void irdma_build_create_aeq(struct irdma_cqp_wqe *cmd, u32 size,
 		cmd->q[4] = ring->pa;
 	irdma_eq_ring_fields(cmd, ring);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_build_create_aeq);
 
 /**
  * irdma_build_destroy_aeq - DESTROY_AEQ
@@ -270,3 +283,4 @@ void irdma_build_destroy_aeq(struct irdma_cqp_wqe *cmd, u32 size,
 	cmd->q[2] = size;
 	irdma_eq_ring_fields(cmd, ring);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_build_destroy_aeq);

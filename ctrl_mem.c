@@ -2,6 +2,8 @@
 /*
  * The control layer for memory keys and address handles.
  */
+#include <kunit/visibility.h>
+
 #include "main.h"
 
 static u64 irdma_stag_q1(u64 len, u32 pd)
@@ -66,28 +68,27 @@ void irdma_build_reg_mr(struct irdma_cqp_wqe *cmd,
  * @cmd: the command to fill
  * @stag: the key
  * @pd: its PD
- * @mr: a region's key (else a window's)
+ * @kind: a region's key or a window's
  */
 void irdma_build_dealloc_stag(struct irdma_cqp_wqe *cmd, u32 stag, u32 pd,
-			      bool mr)
+			      enum irdma_stag_kind kind)
 {
 	irdma_cmd_init(cmd, IRDMA_CQPOP_DEALLOC_STAG);
 	cmd->q[1] = irdma_stag_q1(0, pd);
 	cmd->q[2] = FIELD_PREP(IRDMA_STAG_IDX, stag >> 8);
-	cmd->q[3] |= FIELD_PREP(IRDMA_STAG_MR, mr);
+	cmd->q[3] |= FIELD_PREP(IRDMA_STAG_MR, kind == IRDMA_STAG_KIND_MR);
 }
 
 /**
  * irdma_build_ah - CREATE_ADDR_HANDLE or DESTROY_ADDR_HANDLE
  * @cmd: the command to fill
  * @info: the address handle
- * @create: create (else destroy)
+ * @op: %IRDMA_CQPOP_CREATE_ADDR_HANDLE or %IRDMA_CQPOP_DESTROY_ADDR_HANDLE
  */
 void irdma_build_ah(struct irdma_cqp_wqe *cmd,
-		    const struct irdma_ah_hw_info *info, bool create)
+		    const struct irdma_ah_hw_info *info, u8 op)
 {
-	irdma_cmd_init(cmd, create ? IRDMA_CQPOP_CREATE_ADDR_HANDLE :
-				     IRDMA_CQPOP_DESTROY_ADDR_HANDLE);
+	irdma_cmd_init(cmd, op);
 	cmd->q[0] = FIELD_PREP(IRDMA_AH_MAC, ether_addr_to_u64(info->mac));
 	cmd->q[1] = FIELD_PREP(IRDMA_AH_PDIDXLO, info->pd & 0xffff) |
 		    FIELD_PREP(IRDMA_AH_TC, info->tc) |
@@ -109,6 +110,7 @@ void irdma_build_ah(struct irdma_cqp_wqe *cmd,
 	cmd->q[7] = FIELD_PREP(IRDMA_QPC_IPADDR_HI, info->src_ip[0]) |
 		    FIELD_PREP(IRDMA_QPC_IPADDR_LO, info->src_ip[1]);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_build_ah);
 
 /**
  * irdma_build_alloc_mw - ALLOC_STAG for a memory window

@@ -4,6 +4,7 @@
  * at CREATE_QP and MODIFY_QP, the commands themselves, flushing, and the
  * scheduler nodes and ARP entries QPs depend on.
  */
+#include <kunit/visibility.h>
 #include <linux/log2.h>
 
 #include "main.h"
@@ -104,6 +105,7 @@ void irdma_qp_ctx_write(__le64 *ctx, const struct irdma_qp_hw_info *info)
 	ctx[26] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_REMENDPOINTIDX,
 					 info->rem_endpoint));
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_qp_ctx_write);
 
 static u64 irdma_qp_hdr(const struct irdma_qp_hw_info *info)
 {
@@ -129,6 +131,7 @@ void irdma_build_create_qp(struct irdma_cqp_wqe *cmd,
 		     FIELD_PREP(IRDMA_QPCMD_NEXTIWSTATE, IRDMA_QPS_IDLE);
 	cmd->q[5] = info->shadow_pa;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_build_create_qp);
 
 /**
  * irdma_build_modify_qp - MODIFY_QP to a new state
@@ -153,6 +156,7 @@ void irdma_build_modify_qp(struct irdma_cqp_wqe *cmd,
 		     FIELD_PREP(IRDMA_QPCMD_NEXTIWSTATE, next_state);
 	cmd->q[5] = info->shadow_pa;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_build_modify_qp);
 
 /**
  * irdma_build_destroy_qp - DESTROY_QP
@@ -170,6 +174,7 @@ void irdma_build_destroy_qp(struct irdma_cqp_wqe *cmd,
 		     IRDMA_QPCMD_REMOVEHASHENTRY;
 	cmd->q[5] = info->shadow_pa;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_build_destroy_qp);
 
 /**
  * irdma_build_flush_wqes - FLUSH_WQES: complete a QP's queued work in error
@@ -215,6 +220,7 @@ void irdma_build_ws_node(struct irdma_cqp_wqe *cmd, u8 op,
 		     FIELD_PREP(IRDMA_WS_LEAF, node->leaf) |
 		     FIELD_PREP(IRDMA_WS_ENABLE, node->enable);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_build_ws_node);
 
 /**
  * irdma_build_suspend_qp - SUSPEND_QP: stop a QP's SQ (the hardware
@@ -246,32 +252,42 @@ void irdma_build_resume_qp(struct irdma_cqp_wqe *cmd, u32 qp_id,
  * irdma_build_manage_arp - MANAGE_ARP: set or clear an ARP table entry
  * @cmd: the command to fill
  * @idx: the entry
- * @mac: the MAC address it maps to (when adding)
- * @add: set (permanently) rather than clear
+ * @mac: the MAC address it maps to (permanently), or NULL to clear it
  */
-void irdma_build_manage_arp(struct irdma_cqp_wqe *cmd, u16 idx,
-			    const u8 *mac, bool add)
+void irdma_build_manage_arp(struct irdma_cqp_wqe *cmd, u16 idx, const u8 *mac)
 {
 	irdma_cmd_init(cmd, IRDMA_CQPOP_MANAGE_ARP);
 	cmd->q[3] |= FIELD_PREP(IRDMA_CQPSQ_ARP_INDEX, idx);
-	if (!add)
+	if (!mac)
 		return;
 	cmd->q[2] = FIELD_PREP(IRDMA_CQPSQ_ARP_MACADDR, ether_addr_to_u64(mac));
 	cmd->q[3] |= IRDMA_CQPSQ_ARP_ENTRYVALID | IRDMA_CQPSQ_ARP_PERMANENT;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_build_manage_arp);
 
 /**
- * irdma_build_manage_push_page - MANAGE_PUSH_PAGES: take or give back a page
+ * irdma_build_take_push_page - MANAGE_PUSH_PAGES: take a page
  * @cmd: the command to fill
  * @qs_handle: the queue set the page's WQEs go to
- * @idx: the page to give back (ignored when taking one)
- * @free: give @idx back rather than take a page
+ *
+ * The page's index comes back in the completion.
  */
-void irdma_build_manage_push_page(struct irdma_cqp_wqe *cmd, u16 qs_handle,
-				  u32 idx, bool free)
+void irdma_build_take_push_page(struct irdma_cqp_wqe *cmd, u16 qs_handle)
 {
 	irdma_cmd_init(cmd, IRDMA_CQPOP_MANAGE_PUSH_PAGES);
 	cmd->q[2] = FIELD_PREP(IRDMA_CQPSQ_MPP_QS_HANDLE, qs_handle);
-	cmd->q[3] |= FIELD_PREP(IRDMA_CQPSQ_MPP_PPIDX, free ? idx : 0) |
-		     FIELD_PREP(IRDMA_CQPSQ_MPP_FREE_PAGE, free);
+}
+
+/**
+ * irdma_build_give_back_push_page - MANAGE_PUSH_PAGES: give a page back
+ * @cmd: the command to fill
+ * @qs_handle: the queue set the page was taken for
+ * @idx: the page
+ */
+void irdma_build_give_back_push_page(struct irdma_cqp_wqe *cmd, u16 qs_handle,
+				     u32 idx)
+{
+	irdma_build_take_push_page(cmd, qs_handle);
+	cmd->q[3] |= FIELD_PREP(IRDMA_CQPSQ_MPP_PPIDX, idx) |
+		     IRDMA_CQPSQ_MPP_FREE_PAGE;
 }

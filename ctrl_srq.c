@@ -15,8 +15,7 @@ static u64 irdma_srq_size_code(u32 quanta)
 
 /* Everything CREATE_SRQ and MODIFY_SRQ carry but their qword 1 and opcode. */
 static void irdma_srq_cmd(struct irdma_cqp_wqe *cmd, u8 op,
-			  const struct irdma_srq_hw_info *info, u32 limit,
-			  bool arm)
+			  const struct irdma_srq_hw_info *info, u32 limit)
 {
 	irdma_cmd_init(cmd, op);
 	cmd->q[0] = FIELD_PREP(IRDMA_SRQCMD_RQSIZE,
@@ -26,8 +25,7 @@ static void irdma_srq_cmd(struct irdma_cqp_wqe *cmd, u8 op,
 	cmd->q[2] = FIELD_PREP(IRDMA_SRQCMD_PDID, info->pd);
 	cmd->q[3] |= FIELD_PREP(IRDMA_SRQCMD_SRQID, info->id) |
 		     FIELD_PREP(IRDMA_SRQCMD_LPBLSIZE, info->pbl_levels) |
-		     FIELD_PREP(IRDMA_SRQCMD_VIRTMAP, info->virtual_map) |
-		     FIELD_PREP(IRDMA_SRQCMD_ARM_LIMIT, arm);
+		     FIELD_PREP(IRDMA_SRQCMD_VIRTMAP, info->virtual_map);
 	cmd->q[4] = FIELD_PREP(IRDMA_SRQCMD_RING_PA, info->ring_pa >> 8);
 	cmd->q[5] = FIELD_PREP(IRDMA_SRQCMD_SHADOW_PA, info->shadow_pa >> 6);
 	if (info->virtual_map)
@@ -44,7 +42,7 @@ static void irdma_srq_cmd(struct irdma_cqp_wqe *cmd, u8 op,
 void irdma_build_create_srq(struct irdma_cqp_wqe *cmd,
 			    const struct irdma_srq_hw_info *info)
 {
-	irdma_srq_cmd(cmd, IRDMA_CQPOP_CREATE_SRQ, info, 0, false);
+	irdma_srq_cmd(cmd, IRDMA_CQPOP_CREATE_SRQ, info, 0);
 	cmd->q[1] = info->compl_ctx;
 }
 
@@ -58,8 +56,9 @@ void irdma_build_modify_srq(struct irdma_cqp_wqe *cmd,
 			    const struct irdma_srq_hw_info *info, u32 limit)
 {
 	irdma_srq_cmd(cmd, IRDMA_CQPOP_MODIFY_SRQ, info,
-		      min_t(u32, limit, IRDMA_SRQ_LIMIT_MAX), true);
+		      min_t(u32, limit, IRDMA_SRQ_LIMIT_MAX));
 	cmd->q[1] = FIELD_PREP(IRDMA_SRQCMD_SRQCTX, info->id);
+	cmd->q[3] |= IRDMA_SRQCMD_ARM_LIMIT;
 }
 
 /**

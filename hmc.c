@@ -18,6 +18,7 @@
  * its helpers), kept so that a function reports the same limits under
  * both drivers. They are heuristics, not hardware rules.
  */
+#include <kunit/visibility.h>
 #include <linux/bitfield.h>
 #include <linux/log2.h>
 #include <linux/slab.h>
@@ -158,6 +159,7 @@ int irdma_hmc_size(struct irdma_fn *fn)
 		o[IRDMA_HMC_PBLE].cnt += (hmc->max_sds - needed) * 256 * IRDMA_K;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_hmc_size);
 
 static int irdma_hmc_query(struct irdma_fn *fn)
 {
@@ -347,19 +349,12 @@ static u64 irdma_hmc_sd_data(const struct irdma_hmc_sd *sd, bool valid)
 	return data;
 }
 
-/**
- * irdma_hmc_program_sds - program (or clear) segment descriptors
- * @fn: the function
- * @idx: the segments
- * @count: entries in @idx
- * @valid: program the segments' backing (else clear them)
- *
- * The segments go in batches the CQP takes in one command.
- *
- * Return: 0 or the CQP's error.
+/*
+ * Write segment descriptors: each names its backing (@valid) or is
+ * cleared, in batches the CQP takes in one command.
  */
-int irdma_hmc_program_sds(struct irdma_fn *fn, const u32 *idx, u32 count,
-			  bool valid)
+static int irdma_hmc_write_sds(struct irdma_fn *fn, const u32 *idx, u32 count,
+			       bool valid)
 {
 	u64 cmds[IRDMA_HMC_MAX_SD_PER_CMD], data[IRDMA_HMC_MAX_SD_PER_CMD];
 	struct irdma_cqp_wqe cmd;
@@ -381,6 +376,24 @@ int irdma_hmc_program_sds(struct irdma_fn *fn, const u32 *idx, u32 count,
 			return err;
 	}
 	return 0;
+}
+
+/**
+ * irdma_hmc_program_sds - point segment descriptors at their backing
+ * @fn: the function
+ * @idx: the segments
+ * @count: entries in @idx
+ *
+ * Return: 0 or the CQP's error.
+ */
+int irdma_hmc_program_sds(struct irdma_fn *fn, const u32 *idx, u32 count)
+{
+	return irdma_hmc_write_sds(fn, idx, count, true);
+}
+
+static int irdma_hmc_clear_sds(struct irdma_fn *fn, const u32 *idx, u32 count)
+{
+	return irdma_hmc_write_sds(fn, idx, count, false);
 }
 
 static void irdma_hmc_free_sds(struct irdma_fn *fn, bool hw_done)
@@ -426,7 +439,7 @@ static int irdma_hmc_back_objects(struct irdma_fn *fn)
 		}
 	}
 	if (!err)
-		err = irdma_hmc_program_sds(fn, idx, count, true);
+		err = irdma_hmc_program_sds(fn, idx, count);
 out:
 	kfree(idx);
 	/* Segments a failed command may have programmed stay the device's. */
@@ -493,7 +506,7 @@ void irdma_hmc_teardown(struct irdma_fn *fn)
 		for (sd = 0; sd < hmc->sd_cnt; sd++)
 			if (irdma_hmc_sd_backed(&hmc->sd[sd]))
 				idx[count++] = sd;
-		cleared = !irdma_hmc_program_sds(fn, idx, count, false);
+		cleared = !irdma_hmc_clear_sds(fn, idx, count);
 		if (!cleared && !fn->reset)
 			dev_warn(fn->res.dev, "could not clear the HMC segments\n");
 		kfree(idx);

@@ -175,11 +175,11 @@ static void irdma_vector_disable(struct irdma_fn *fn, u32 msix)
 	irdma_wr32(fn, IRDMA_GLINT_DYN_CTL(fn->res.msix[msix].entry), 0);
 }
 
-static u32 irdma_cause(struct irdma_fn *fn, u32 msix, bool enable)
+/* An interrupt cause's vector, disabled (IRDMA_INTCTL_CAUSE_ENA enables). */
+static u32 irdma_cause(struct irdma_fn *fn, u32 msix)
 {
 	return FIELD_PREP(IRDMA_INTCTL_MSIX_INDX, fn->res.msix[msix].entry) |
-	       FIELD_PREP(IRDMA_INTCTL_ITR_INDX, IRDMA_ITR_INDX_NONE) |
-	       FIELD_PREP(IRDMA_INTCTL_CAUSE_ENA, enable);
+	       FIELD_PREP(IRDMA_INTCTL_ITR_INDX, IRDMA_ITR_INDX_NONE);
 }
 
 /* An AEQE: QP events go to the QP, the rest are only logged. */
@@ -340,7 +340,8 @@ static int irdma_ceq_create(struct irdma_fn *fn, u32 id)
 	err = irdma_eq_request_irq(fn, ceq, what);
 	if (err)
 		goto err_destroy_eq;
-	irdma_wr32(fn, IRDMA_GLINT_CEQCTL(id), irdma_cause(fn, ceq->msix, true));
+	irdma_wr32(fn, IRDMA_GLINT_CEQCTL(id), irdma_cause(fn, ceq->msix) |
+		   IRDMA_INTCTL_CAUSE_ENA);
 	irdma_vector_enable(fn, ceq->msix);
 	fn->ceq_count = id + 1;
 	return 0;
@@ -360,7 +361,7 @@ static void irdma_ceq_destroy(struct irdma_fn *fn, u32 id)
 	struct irdma_cqp_wqe cmd;
 	int err;
 
-	irdma_wr32(fn, IRDMA_GLINT_CEQCTL(id), irdma_cause(fn, ceq->msix, false));
+	irdma_wr32(fn, IRDMA_GLINT_CEQCTL(id), irdma_cause(fn, ceq->msix));
 	irdma_eq_free_irq(fn, ceq);
 	irdma_build_destroy_ceq(&cmd, id, ceq->size);
 	err = irdma_cqp_exec(fn, &cmd, NULL);
@@ -430,7 +431,8 @@ static int irdma_aeq_alloc_pages(struct irdma_fn *fn, size_t bytes)
 	err = irdma_dma_pages_alloc(fn, &aeq->pages, bytes);
 	if (err)
 		return err;
-	err = irdma_pble_alloc(fn, aeq->pages.count, true, &aeq->pble);
+	err = irdma_pble_alloc(fn, aeq->pages.count, IRDMA_PBLE_LEVEL1_ONLY,
+			       &aeq->pble);
 	if (err) {
 		irdma_dma_pages_free(fn, &aeq->pages);
 		return err;
@@ -500,7 +502,8 @@ static int irdma_aeq_setup(struct irdma_fn *fn)
 		if (err)
 			goto err_destroy_eq;
 	}
-	irdma_wr32(fn, IRDMA_PFINT_AEQCTL, irdma_cause(fn, 0, true));
+	irdma_wr32(fn, IRDMA_PFINT_AEQCTL, irdma_cause(fn, 0) |
+		   IRDMA_INTCTL_CAUSE_ENA);
 	if (!fn->msix_shared)
 		irdma_vector_enable(fn, 0);
 	return 0;
@@ -521,7 +524,7 @@ static void irdma_aeq_teardown(struct irdma_fn *fn)
 	struct irdma_cqp_wqe cmd;
 	int err;
 
-	irdma_wr32(fn, IRDMA_PFINT_AEQCTL, irdma_cause(fn, 0, false));
+	irdma_wr32(fn, IRDMA_PFINT_AEQCTL, irdma_cause(fn, 0));
 	irdma_eq_free_irq(fn, aeq);
 	WRITE_ONCE(aeq->live, false);
 	/* Sharing vector 0, CEQ 0's thread may be reading the AEQ. */

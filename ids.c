@@ -11,6 +11,7 @@
  * and giving back a number allocates nothing (an IDA allocates its bitmap
  * chunks as numbers grow, and may leak one when that fails).
  */
+#include <kunit/visibility.h>
 #include <linux/bitmap.h>
 #include <linux/slab.h>
 
@@ -31,6 +32,7 @@ int irdma_ids_init(struct irdma_ids *ids, u32 size)
 	ids->map = bitmap_zalloc(size, GFP_KERNEL);
 	return ids->map ? 0 : -ENOMEM;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_ids_init);
 
 /**
  * irdma_ids_destroy - forget every number
@@ -42,6 +44,7 @@ void irdma_ids_destroy(struct irdma_ids *ids)
 	ids->map = NULL;
 	ids->size = 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_ids_destroy);
 
 /**
  * irdma_ids_alloc_from - the first free number at or after a start
@@ -80,6 +83,7 @@ int irdma_ids_alloc_from(struct irdma_ids *ids, u32 min, u32 max, u32 start)
 	spin_unlock_irqrestore(&ids->lock, flags);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_ids_alloc_from);
 
 /**
  * irdma_ids_alloc - the next free number after the last one given
@@ -98,6 +102,7 @@ int irdma_ids_alloc(struct irdma_ids *ids, u32 min, u32 max)
 		WRITE_ONCE(ids->next, (u32)id + 1);
 	return id;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_ids_alloc);
 
 /**
  * irdma_ids_free - give a number back
@@ -114,3 +119,4 @@ void irdma_ids_free(struct irdma_ids *ids, u32 id)
 	__clear_bit(id, ids->map);
 	spin_unlock_irqrestore(&ids->lock, flags);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_ids_free);

@@ -369,6 +369,15 @@ struct irdma_pble_alloc {
 	u32 leaf_cnt;
 };
 
+/*
+ * What the user of a PBLE list can take: queue contexts (and the AEQ) name
+ * one level only; memory regions take a root of leaves too.
+ */
+enum irdma_pble_levels {
+	IRDMA_PBLE_ANY_LEVEL,
+	IRDMA_PBLE_LEVEL1_ONLY,
+};
+
 /**
  * struct irdma_eq - an event queue: a CEQ or the AEQ
  * @fn: the function
@@ -846,9 +855,10 @@ void irdma_build_suspend_qp(struct irdma_cqp_wqe *cmd, u32 qp_id);
 void irdma_build_resume_qp(struct irdma_cqp_wqe *cmd, u32 qp_id,
 			   u16 qs_handle);
 void irdma_build_manage_arp(struct irdma_cqp_wqe *cmd, u16 idx,
-			    const u8 *mac, bool add);
-void irdma_build_manage_push_page(struct irdma_cqp_wqe *cmd, u16 qs_handle,
-				  u32 idx, bool free);
+			    const u8 *mac);
+void irdma_build_take_push_page(struct irdma_cqp_wqe *cmd, u16 qs_handle);
+void irdma_build_give_back_push_page(struct irdma_cqp_wqe *cmd, u16 qs_handle,
+				     u32 idx);
 
 /**
  * struct irdma_stag_info - a memory key as ALLOC_STAG and REG_MR give it
@@ -931,8 +941,14 @@ void irdma_build_alloc_stag(struct irdma_cqp_wqe *cmd,
 			    const struct irdma_stag_info *info);
 void irdma_build_reg_mr(struct irdma_cqp_wqe *cmd,
 			const struct irdma_stag_info *info);
+/* What a key to retire names (DEALLOC_STAG's MR bit). */
+enum irdma_stag_kind {
+	IRDMA_STAG_KIND_MW,
+	IRDMA_STAG_KIND_MR,
+};
+
 void irdma_build_dealloc_stag(struct irdma_cqp_wqe *cmd, u32 stag, u32 pd,
-			      bool mr);
+			      enum irdma_stag_kind kind);
 void irdma_build_alloc_mw(struct irdma_cqp_wqe *cmd, u32 stag, u32 pd,
 			  bool type1);
 
@@ -969,15 +985,14 @@ struct irdma_ah_hw_info {
 };
 
 void irdma_build_ah(struct irdma_cqp_wqe *cmd,
-		    const struct irdma_ah_hw_info *info, bool create);
+		    const struct irdma_ah_hw_info *info, u8 op);
 
 /* hmc.c */
 void *irdma_hmc_sd_va(const struct irdma_hmc_sd *sd, u32 off);
 int irdma_hmc_sd_add_paged(struct irdma_fn *fn, u32 idx, u32 from, u32 to);
 void irdma_hmc_sd_release(struct irdma_fn *fn, struct irdma_hmc_sd *sd,
 			  bool hw_done);
-int irdma_hmc_program_sds(struct irdma_fn *fn, const u32 *idx, u32 count,
-			  bool valid);
+int irdma_hmc_program_sds(struct irdma_fn *fn, const u32 *idx, u32 count);
 int irdma_hmc_size(struct irdma_fn *fn);
 int irdma_hmc_setup(struct irdma_fn *fn);
 void irdma_hmc_teardown(struct irdma_fn *fn);
@@ -985,7 +1000,8 @@ void irdma_hmc_teardown(struct irdma_fn *fn);
 /* pble.c */
 int irdma_pble_pool_init(struct irdma_fn *fn);
 void irdma_pble_pool_destroy(struct irdma_fn *fn);
-int irdma_pble_alloc(struct irdma_fn *fn, u32 count, bool lvl1_only,
+int irdma_pble_alloc(struct irdma_fn *fn, u32 count,
+		     enum irdma_pble_levels levels,
 		     struct irdma_pble_alloc *alloc);
 void irdma_pble_free(struct irdma_fn *fn, struct irdma_pble_alloc *alloc);
 void irdma_pble_set(struct irdma_fn *fn, u32 idx, u64 val);

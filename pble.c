@@ -11,6 +11,7 @@
  * memory a 2 MiB segment at a time, as allocations need it: one block, or,
  * where no block that large is to be had, 4 KiB pages (a paged segment).
  */
+#include <kunit/visibility.h>
 #include <linux/genalloc.h>
 #include <linux/slab.h>
 
@@ -46,7 +47,7 @@ static int irdma_pble_back_sd(struct irdma_fn *fn, u32 sd, u32 from, u32 to)
 	}
 	if (err)
 		return err;
-	err = irdma_hmc_program_sds(fn, &sd, 1, true);
+	err = irdma_hmc_program_sds(fn, &sd, 1);
 	if (err)
 		irdma_hmc_sd_release(fn, seg, false);
 	return err;
@@ -110,14 +111,15 @@ static void irdma_pble_give(struct irdma_fn *fn, u32 idx, u32 count)
  * irdma_pble_alloc - PBLEs for a buffer of @count pages
  * @fn: the function
  * @count: pages
- * @lvl1_only: the user of the list cannot take two levels
+ * @levels: whether the user of the list can take two levels
  * @alloc: returns the allocation
  *
  * One level if @count PBLEs are to be had in a row, else two.
  *
  * Return: 0, -EINVAL for no pages, -ENOMEM when the PBLEs ran out.
  */
-int irdma_pble_alloc(struct irdma_fn *fn, u32 count, bool lvl1_only,
+int irdma_pble_alloc(struct irdma_fn *fn, u32 count,
+		     enum irdma_pble_levels levels,
 		     struct irdma_pble_alloc *alloc)
 {
 	u32 leaves, i, left;
@@ -136,7 +138,7 @@ int irdma_pble_alloc(struct irdma_fn *fn, u32 count, bool lvl1_only,
 		alloc->level = 1;
 		goto out;
 	}
-	if (lvl1_only)
+	if (levels == IRDMA_PBLE_LEVEL1_ONLY)
 		goto out;
 
 	leaves = DIV_ROUND_UP(count, IRDMA_PBLE_PER_LEAF);
@@ -176,6 +178,7 @@ out:
 	mutex_unlock(&fn->pble.lock);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_pble_alloc);
 
 /**
  * irdma_pble_free - give back an allocation
@@ -201,6 +204,7 @@ void irdma_pble_free(struct irdma_fn *fn, struct irdma_pble_alloc *alloc)
 	kfree(alloc->leaf);
 	memset(alloc, 0, sizeof(*alloc));
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_pble_free);
 
 /**
  * irdma_pble_set - write one PBLE

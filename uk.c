@@ -4,6 +4,7 @@
  * send and receive queues in WQE quanta, in the formats rdma-core's irdma
  * provider uses for the same hardware.
  */
+#include <kunit/visibility.h>
 #include <linux/bitfield.h>
 #include <linux/errno.h>
 #include <linux/etherdevice.h>
@@ -38,6 +39,7 @@ int irdma_ring_produce(struct irdma_ring *ring, u32 count, u32 spare,
 		ring->head -= ring->size;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_ring_produce);
 
 /**
  * irdma_ring_consume - release slots at the tail of a ring
@@ -57,6 +59,7 @@ int irdma_ring_consume(struct irdma_ring *ring, u32 count)
 		ring->tail -= ring->size;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_ring_consume);
 
 /**
  * irdma_wqe_shift - WQE size for a queue, as a power of two of quanta
@@ -86,6 +89,7 @@ u8 irdma_wqe_shift(const struct irdma_uk_attrs *attrs, u32 sges,
 		return 2;
 	return 3;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_wqe_shift);
 
 static int irdma_wq_depth(u32 wrs, u8 shift, u32 reserved, u32 min_wqes,
 			  u32 max_quanta, u32 *depth)
@@ -117,6 +121,7 @@ int irdma_sq_depth(const struct irdma_uk_attrs *attrs, u32 wrs, u8 shift,
 	return irdma_wq_depth(wrs, shift, IRDMA_SQ_RSVD, attrs->min_hw_wq_size,
 			      attrs->max_hw_wq_quanta, depth);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_sq_depth);
 
 /**
  * irdma_rq_depth - receive queue depth in quanta for a number of requests
@@ -133,6 +138,7 @@ int irdma_rq_depth(const struct irdma_uk_attrs *attrs, u32 wrs, u8 shift,
 	return irdma_wq_depth(wrs, shift, IRDMA_RQ_RSVD, attrs->min_hw_wq_size,
 			      attrs->max_hw_rq_quanta, depth);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_rq_depth);
 
 /**
  * irdma_srq_depth - shared receive queue depth in quanta
@@ -167,6 +173,7 @@ int irdma_sq_frags_to_quanta(u32 frags, u16 *quanta)
 	*quanta = frags / 2 + 1;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_sq_frags_to_quanta);
 
 /**
  * irdma_inline_to_quanta - quanta a send WQE with inline data occupies
@@ -188,6 +195,7 @@ u16 irdma_inline_to_quanta(enum irdma_hw_gen gen, u32 bytes)
 		return 1;
 	return min_t(u32, 2 + (bytes - 9) / 31, IRDMA_MAX_QUANTA_PER_WR);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_inline_to_quanta);
 
 /**
  * irdma_uk_cq_init - start consuming a fresh completion ring
@@ -210,6 +218,7 @@ void irdma_uk_cq_init(struct irdma_uk_cq *cq, void *ring, u32 size,
 	cq->arm_db = arm_db;
 	cq->srq_cqes = false;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_uk_cq_init);
 
 static __le64 *irdma_uk_cq_slot(const struct irdma_uk_cq *cq, u32 idx)
 {
@@ -291,6 +300,7 @@ int irdma_uk_cq_peek(const struct irdma_uk_cq *cq, struct irdma_cqe_info *info)
 	info->srq = cq->srq_cqes && !info->is_sq && (q3 & IRDMA_CQE_SRQ);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_uk_cq_peek);
 
 /**
  * irdma_uk_cq_advance - release completions to the hardware
@@ -406,6 +416,7 @@ u32 irdma_uk_cq_clean(struct irdma_uk_cq *cq, u64 qp_ctx, u32 qp_id)
 	}
 	return srq_wqes;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_uk_cq_clean);
 
 /* SQ quanta kept free beyond a WQE, so the hardware never sees a full ring. */
 #define IRDMA_SQ_SPARE		(IRDMA_SQ_RSVD - 2)
@@ -636,6 +647,7 @@ int irdma_uk_post_sq(struct irdma_uk_qp *qp, const struct irdma_sq_post *p)
 	WRITE_ONCE(wqe[3], cpu_to_le64(hdr));
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_uk_post_sq);
 
 /* A one-quantum WQE's fields: key work, no data. */
 struct irdma_sq_quantum {
@@ -728,6 +740,7 @@ int irdma_uk_post_mw_bind(struct irdma_uk_qp *qp, const struct irdma_mw_bind *b)
 
 	return irdma_sq_post_quantum(qp, &w);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_uk_post_mw_bind);
 
 /**
  * irdma_uk_post_fast_reg - write a fast-register WQE and ring
@@ -840,6 +853,7 @@ void irdma_uk_sq_ring_db(struct irdma_uk_qp *qp)
 			   (hw_tail >= start || hw_tail < head))
 		writel(qp->id, qp->db);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_uk_sq_ring_db);
 
 /**
  * irdma_uk_srq_init - start producing into a fresh (zeroed) SRQ ring
@@ -937,3 +951,4 @@ int irdma_init_uk_attrs(enum irdma_hw_gen gen, struct irdma_uk_attrs *attrs)
 	}
 	return -EINVAL;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_init_uk_attrs);

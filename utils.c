@@ -7,6 +7,7 @@
 #include <rdma/ib_umem.h>
 
 #include <kunit/static_stub.h>
+#include <kunit/visibility.h>
 
 #include "main.h"
 
@@ -31,6 +32,7 @@ int irdma_dma_outstanding(void)
 {
 	return atomic_read(&irdma_dma_blocks);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_dma_outstanding);
 
 /**
  * irdma_dma_alloc - allocate zeroed coherent DMA memory
@@ -48,6 +50,7 @@ int irdma_dma_alloc(struct irdma_fn *fn, struct irdma_dma_mem *mem,
 	KUNIT_STATIC_STUB_REDIRECT(irdma_dma_alloc, fn, mem, size, gfp);
 	return irdma_dma_alloc_block(fn, mem, size, gfp);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_dma_alloc);
 
 /**
  * irdma_dma_alloc_block - irdma_dma_alloc() itself, never redirected
@@ -68,6 +71,7 @@ int irdma_dma_alloc_block(struct irdma_fn *fn, struct irdma_dma_mem *mem,
 	atomic_inc(&irdma_dma_blocks);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_dma_alloc_block);
 
 /**
  * irdma_dma_free - free memory from irdma_dma_alloc(); a no-op if empty
@@ -217,6 +221,7 @@ void irdma_addr_ntoh(u32 *dst, const __be32 *src, unsigned int words)
 	for (i = 0; i < words; i++)
 		dst[i] = be32_to_cpu(src[i]);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_addr_ntoh);
 
 /**
  * irdma_addr_hton - IP address words from host to network order
@@ -231,3 +236,4 @@ void irdma_addr_hton(__be32 *dst, const u32 *src, unsigned int words)
 	for (i = 0; i < words; i++)
 		dst[i] = cpu_to_be32(src[i]);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_addr_hton);

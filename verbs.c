@@ -3,6 +3,7 @@
  * The ib_device verbs layer: translates between ib_core's view of
  * resources and work and the hardware's.
  */
+#include <kunit/visibility.h>
 #include <linux/bitfield.h>
 #include <linux/etherdevice.h>
 #include <net/addrconf.h>
@@ -38,6 +39,7 @@ enum ib_wc_status irdma_flush_err_to_ib_wc_status(enum irdma_flush_opcode opcode
 		return IB_WC_FATAL_ERR;
 	return status[opcode];
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_flush_err_to_ib_wc_status);
 
 /**
  * irdma_get_mr_access - hardware access rights for ib_core access flags
@@ -70,6 +72,7 @@ u16 irdma_get_mr_access(int access)
 			rights |= map[i].rights;
 	return rights;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_get_mr_access);
 
 /**
  * irdma_query_device - the device's attributes
@@ -550,14 +553,14 @@ static void irdma_init_rdma_device(struct irdma_device *iwdev)
 /**
  * irdma_port_ibevent - tell ib_core the port went up or down
  * @iwdev: the device
- * @active: up
+ * @type: %IB_EVENT_PORT_ACTIVE or %IB_EVENT_PORT_ERR
  */
-void irdma_port_ibevent(struct irdma_device *iwdev, bool active)
+void irdma_port_ibevent(struct irdma_device *iwdev, enum ib_event_type type)
 {
 	struct ib_event event = {
 		.device = &iwdev->ibdev,
 		.element.port_num = 1,
-		.event = active ? IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR,
+		.event = type,
 	};
 
 	ib_dispatch_event(&event);
@@ -619,7 +622,7 @@ int irdma_ib_register_device(struct irdma_device *iwdev)
 	err = ib_register_device(&iwdev->ibdev, "irdma%d", fn->res.dev);
 	if (err)
 		goto err_dealloc;
-	irdma_port_ibevent(iwdev, true);
+	irdma_port_ibevent(iwdev, IB_EVENT_PORT_ACTIVE);
 	irdma_stats_start(fn);
 	return 0;
 
@@ -635,7 +638,7 @@ err_dealloc:
  */
 void irdma_ib_unregister_device(struct irdma_device *iwdev)
 {
-	irdma_port_ibevent(iwdev, false);
+	irdma_port_ibevent(iwdev, IB_EVENT_PORT_ERR);
 	ib_unregister_device(&iwdev->ibdev);
 }
 
@@ -652,7 +655,8 @@ static int irdma_netdevice_event(struct notifier_block *nb, unsigned long event,
 		return NOTIFY_DONE;
 	/* Another driver's device under the same id is not ours to touch. */
 	if (ibdev->ops.owner == THIS_MODULE)
-		irdma_port_ibevent(to_iwdev(ibdev), event == NETDEV_UP);
+		irdma_port_ibevent(to_iwdev(ibdev), event == NETDEV_UP ?
+				   IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR);
 	ib_device_put(ibdev);
 	return NOTIFY_DONE;
 }

@@ -402,7 +402,7 @@ enum ib_wc_status irdma_flush_err_to_ib_wc_status(enum irdma_flush_opcode opcode
 u16 irdma_get_mr_access(int access);
 int irdma_ib_register_device(struct irdma_device *iwdev);
 void irdma_ib_unregister_device(struct irdma_device *iwdev);
-void irdma_port_ibevent(struct irdma_device *iwdev, bool active);
+void irdma_port_ibevent(struct irdma_device *iwdev, enum ib_event_type type);
 int irdma_register_notifiers(void);
 void irdma_unregister_notifiers(void);
 struct rdma_user_mmap_entry *
@@ -523,8 +523,15 @@ int irdma_arp_add(struct irdma_fn *fn, const u32 *ip, bool ipv4,
 		  const u8 *mac);
 int irdma_roce_path_get(const struct ib_gid_attr *sgid_attr,
 			const union ib_gid *dgid, struct irdma_roce_path *path);
+
+/* Where a RoCEv2 path's user priority comes from. */
+enum irdma_up_map {
+	IRDMA_UP_FROM_TOS,
+	IRDMA_UP_FROM_DSCP,
+};
+
 u8 irdma_roce_user_pri(struct irdma_fn *fn, const struct ib_gid_attr *sgid_attr,
-		       u8 tos, bool by_dscp);
+		       u8 tos, enum irdma_up_map map);
 bool irdma_roce_vlan_tag(struct irdma_fn *fn, u16 vlan, u8 up, u16 *tag);
 
 /* verbs_iwcm.c */

@@ -3,6 +3,7 @@
  * Address handles for UD work, and the hardware ARP table through which
  * they and RC QPs reach their peers' MAC addresses.
  */
+#include <kunit/visibility.h>
 #include <linux/if_vlan.h>
 #include <net/route.h>
 #include <net/addrconf.h>
@@ -45,9 +46,9 @@ int irdma_arp_add(struct irdma_fn *fn, const u32 *ip, bool ipv4,
 		if (memcmp(fn->arp[idx].ip, key, sizeof(key)))
 			continue;
 		if (!ether_addr_equal(fn->arp[idx].mac, mac)) {
-			irdma_build_manage_arp(&cmd, idx, NULL, false);
+			irdma_build_manage_arp(&cmd, idx, NULL);
 			irdma_cqp_post_async(fn, &cmd);
-			irdma_build_manage_arp(&cmd, idx, mac, true);
+			irdma_build_manage_arp(&cmd, idx, mac);
 			if (irdma_cqp_post_async(fn, &cmd)) {
 				/* Gone from the hardware: nobody may name it now. */
 				fn->arp[idx].refs = 0;
@@ -73,7 +74,7 @@ int irdma_arp_add(struct irdma_fn *fn, const u32 *ip, bool ipv4,
 	memcpy(fn->arp[idx].ip, key, sizeof(key));
 	ether_addr_copy(fn->arp[idx].mac, mac);
 	fn->arp[idx].refs = 1;
-	irdma_build_manage_arp(&cmd, idx, mac, true);
+	irdma_build_manage_arp(&cmd, idx, mac);
 	if (irdma_cqp_post_async(fn, &cmd))
 		idx = -ENOSPC;
 	else
@@ -101,7 +102,7 @@ void irdma_arp_put(struct irdma_fn *fn, u32 idx)
 	spin_lock_irqsave(&fn->arp_lock, flags);
 	if (idx && idx < fn->arp_size && test_bit(idx, fn->arp_used) &&
 	    fn->arp[idx].refs && !--fn->arp[idx].refs) {
-		irdma_build_manage_arp(&cmd, idx, NULL, false);
+		irdma_build_manage_arp(&cmd, idx, NULL);
 		irdma_cqp_post_async(fn, &cmd);
 		clear_bit(idx, fn->arp_used);
 	}
@@ -145,18 +146,19 @@ int irdma_roce_path_get(const struct ib_gid_attr *sgid_attr,
  * @fn: the function (its traffic classes)
  * @sgid_attr: the source GID's attributes
  * @tos: the path's traffic class (IP TOS)
- * @by_dscp: take it from the DSCP where the port maps DSCPs to priorities
- *	(QPs do; address handles take the TOS's priority, as upstream's)
+ * @map: %IRDMA_UP_FROM_DSCP to take it from the DSCP where the port maps
+ *	DSCPs to priorities (QPs do); address handles take the TOS's
+ *	priority (%IRDMA_UP_FROM_TOS), as upstream's
  *
  * A VLAN netdev's egress map then has the last word.
  *
  * Return: the priority, 0 to 7.
  */
 u8 irdma_roce_user_pri(struct irdma_fn *fn, const struct ib_gid_attr *sgid_attr,
-		       u8 tos, bool by_dscp)
+		       u8 tos, enum irdma_up_map map)
 {
-	u8 up = by_dscp && fn->qos.dscp ? fn->qos.dscp_map[tos >> 2] :
-		rt_tos2priority(tos);
+	u8 up = map == IRDMA_UP_FROM_DSCP && fn->qos.dscp ?
+		fn->qos.dscp_map[tos >> 2] : rt_tos2priority(tos);
 	struct net_device *ndev;
 
 	rcu_read_lock();
@@ -167,6 +169,7 @@ u8 irdma_roce_user_pri(struct irdma_fn *fn, const struct ib_gid_attr *sgid_attr,
 	rcu_read_unlock();
 	return up & (IRDMA_MAX_UPS - 1);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_roce_user_pri);
 
 /**
  * irdma_roce_vlan_tag - the VLAN tag a RoCEv2 path's packets carry
@@ -191,6 +194,7 @@ bool irdma_roce_vlan_tag(struct irdma_fn *fn, u16 vlan, u8 up, u16 *tag)
 	*tag = vlan | (u16)up << VLAN_PRIO_SHIFT;
 	return true;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_roce_vlan_tag);
 
 static bool irdma_ah_is_loopback(const struct irdma_ah_hw_info *hw)
 {
@@ -232,7 +236,7 @@ static int irdma_setup_ah(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr)
 	hw->insert_vlan = irdma_roce_vlan_tag(fn, vlan,
 					      irdma_roce_user_pri(fn, grh->sgid_attr,
 								  grh->traffic_class,
-								  false),
+								  IRDMA_UP_FROM_TOS),
 					      &hw->vlan);
 	/* Untagged: the field keeps the id as read, as the stock driver's. */
 	if (!hw->insert_vlan)
@@ -254,10 +258,14 @@ static int irdma_setup_ah(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr)
 	return 0;
 }
 
-/* An index and CREATE_ADDR_HANDLE for @hw. */
+/*
+ * An index and CREATE_ADDR_HANDLE for @hw; @flags as create_ah's
+ * (RDMA_CREATE_AH_SLEEPABLE: the caller may sleep for the CQP).
+ */
 static int irdma_create_hw_ah(struct irdma_fn *fn, struct irdma_ah_hw_info *hw,
-			      bool sleep)
+			      u32 flags)
 {
+	bool sleep = flags & RDMA_CREATE_AH_SLEEPABLE;
 	struct irdma_cqp_wqe cmd;
 	int id, err;
 
@@ -265,7 +273,7 @@ static int irdma_create_hw_ah(struct irdma_fn *fn, struct irdma_ah_hw_info *hw,
 	if (id < 0)
 		return id == -ENOSPC ? -EOVERFLOW : id;
 	hw->id = id;
-	irdma_build_ah(&cmd, hw, true);
+	irdma_build_ah(&cmd, hw, IRDMA_CQPOP_CREATE_ADDR_HANDLE);
 	err = sleep ? irdma_cqp_exec(fn, &cmd, NULL) :
 		      irdma_cqp_exec_atomic(fn, &cmd);
 	if (err) {
@@ -296,8 +304,7 @@ int irdma_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
 	err = irdma_setup_ah(ibah, attr->ah_attr);
 	if (err)
 		return err;
-	err = irdma_create_hw_ah(fn, &to_iwah(ibah)->hw,
-				 attr->flags & RDMA_CREATE_AH_SLEEPABLE);
+	err = irdma_create_hw_ah(fn, &to_iwah(ibah)->hw, attr->flags);
 	if (err)
 		irdma_arp_put(fn, to_iwah(ibah)->hw.arp_idx);
 	return err;
@@ -359,7 +366,7 @@ int irdma_create_user_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
 
 	mutex_lock(&fn->ah_lock);
 	if (!irdma_ah_exists(fn, ah)) {
-		err = irdma_create_hw_ah(fn, &ah->hw, true);
+		err = irdma_create_hw_ah(fn, &ah->hw, RDMA_CREATE_AH_SLEEPABLE);
 		/* Without the shared entry the AH still works, unshared. */
 		sh = err ? NULL : kzalloc(sizeof(*sh), GFP_KERNEL);
 		if (sh) {
@@ -409,7 +416,7 @@ int irdma_destroy_ah(struct ib_ah *ibah, u32 ah_flags)
 		mutex_unlock(&fn->ah_lock);
 		kfree(ah->share);
 	}
-	irdma_build_ah(&cmd, &ah->hw, false);
+	irdma_build_ah(&cmd, &ah->hw, IRDMA_CQPOP_DESTROY_ADDR_HANDLE);
 	irdma_cqp_post_async(fn, &cmd);
 	irdma_ids_free(&fn->ah_ids, ah->hw.id);
 put_arp:

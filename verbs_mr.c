@@ -193,7 +193,7 @@ struct ib_mr *irdma_alloc_mr(struct ib_pd *pd, enum ib_mr_type mr_type,
 	err = irdma_create_stag(fn, &mr->stag);
 	if (err)
 		goto free_mr;
-	err = irdma_pble_alloc(fn, max_num_sg, false, &mr->pble);
+	err = irdma_pble_alloc(fn, max_num_sg, IRDMA_PBLE_ANY_LEVEL, &mr->pble);
 	if (err)
 		goto free_stag;
 	mr->max_pages = max_num_sg;
@@ -279,7 +279,8 @@ int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 		kfree(mr);
 		return 0;
 	}
-	irdma_build_dealloc_stag(&cmd, mr->stag, to_iwpd(ibmr->pd)->id, true);
+	irdma_build_dealloc_stag(&cmd, mr->stag, to_iwpd(ibmr->pd)->id,
+				 IRDMA_STAG_KIND_MR);
 	err = irdma_cqp_exec(fn, &cmd, NULL);
 	if (err)
 		return err;
@@ -340,7 +341,8 @@ int irdma_dealloc_mw(struct ib_mw *ibmw)
 	struct irdma_fn *fn = &to_iwdev(ibmw->device)->fn;
 	struct irdma_cqp_wqe cmd;
 
-	irdma_build_dealloc_stag(&cmd, ibmw->rkey, to_iwpd(ibmw->pd)->id, false);
+	irdma_build_dealloc_stag(&cmd, ibmw->rkey, to_iwpd(ibmw->pd)->id,
+				 IRDMA_STAG_KIND_MW);
 	irdma_cqp_exec(fn, &cmd, NULL);
 	irdma_free_stag(fn, ibmw->rkey);
 	return 0;

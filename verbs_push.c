@@ -7,6 +7,7 @@
  * parameter asks for it. A QP gets its page when it goes to RTS, and the
  * provider the two pages' mmap keys in the modify response.
  */
+#include <kunit/visibility.h>
 #include <linux/module.h>
 #include <rdma/uverbs_ioctl.h>
 #include <uapi/rdma/irdma-abi.h>
@@ -42,19 +43,20 @@ void irdma_alloc_push_page(struct irdma_qp *qp)
 	struct irdma_cqp_compl compl;
 	struct irdma_cqp_wqe cmd;
 
-	irdma_build_manage_push_page(&cmd, qp->hw.qs_handle, 0, false);
+	irdma_build_take_push_page(&cmd, qp->hw.qs_handle);
 	if (irdma_cqp_exec(fn, &cmd, &compl))
 		return;
 	if (compl.ret_val >= min_t(u32, fn->res.push_pages, IRDMA_MAX_PUSH_PAGES)) {
 		/* A page beyond BAR0: give it back. */
-		irdma_build_manage_push_page(&cmd, qp->hw.qs_handle,
-					     compl.ret_val, true);
+		irdma_build_give_back_push_page(&cmd, qp->hw.qs_handle,
+						compl.ret_val);
 		irdma_cqp_exec(fn, &cmd, NULL);
 		return;
 	}
 	qp->hw.push = true;
 	qp->hw.push_idx = compl.ret_val;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_alloc_push_page);
 
 /**
  * irdma_dealloc_push_page - give a destroyed QP's push page back
@@ -66,11 +68,11 @@ void irdma_dealloc_push_page(struct irdma_qp *qp)
 
 	if (!qp->hw.push)
 		return;
-	irdma_build_manage_push_page(&cmd, qp->hw.qs_handle, qp->hw.push_idx,
-				     true);
+	irdma_build_give_back_push_page(&cmd, qp->hw.qs_handle, qp->hw.push_idx);
 	irdma_cqp_exec(&qp->iwdev->fn, &cmd, NULL);
 	qp->hw.push = false;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_dealloc_push_page);
 
 /**
  * irdma_push_mmap_setup - the push pages' mmap entries, for the provider

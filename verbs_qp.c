@@ -3,6 +3,7 @@
  * Queue pairs: creation with their rings, the state machine, error events
  * and flushing, query and teardown.
  */
+#include <kunit/visibility.h>
 #include <linux/if_vlan.h>
 #include <linux/log2.h>
 #include <rdma/ib_cache.h>
@@ -383,7 +384,8 @@ static int irdma_qp_set_av(struct irdma_qp *qp, struct ib_qp_attr *attr)
 	hw->src_port = rdma_get_udp_sport(grh->flow_label, qp->id,
 					  attr->dest_qp_num ? attr->dest_qp_num :
 					  hw->dest_qp);
-	up = irdma_roce_user_pri(fn, grh->sgid_attr, grh->traffic_class, true);
+	up = irdma_roce_user_pri(fn, grh->sgid_attr, grh->traffic_class,
+				 IRDMA_UP_FROM_DSCP);
 	/* The priority's traffic class has its own queue set. */
 	err = irdma_ws_qp_join(qp, up);
 	if (err)
@@ -839,13 +841,14 @@ static struct irdma_sw_cqe *irdma_flush_cqe(struct irdma_qp *qp, u64 wr_id,
 }
 
 /*
- * Complete in software what one of the QP's queues still holds, once its
- * CQ is drained. Return: false if the CQ still had completions.
+ * Complete in software what one of the QP's queues (@ring, its SQ's or
+ * RQ's) still holds, once its CQ is drained. Return: false if the CQ still
+ * had completions.
  */
-static bool irdma_flush_queue_sw(struct irdma_qp *qp, bool sq)
+static bool irdma_flush_queue_sw(struct irdma_qp *qp, struct irdma_ring *ring)
 {
+	bool sq = ring == &qp->uk.sq_ring;
 	struct irdma_cq *cq = sq ? qp->send_cq : qp->recv_cq;
-	struct irdma_ring *ring = sq ? &qp->uk.sq_ring : &qp->uk.rq_ring;
 	struct irdma_sw_cqe *swc;
 	unsigned long flags;
 	u32 step;
@@ -879,8 +882,8 @@ static void irdma_qp_flush_work(struct work_struct *work)
 					   struct irdma_qp, flush_work);
 	bool done;
 
-	done = irdma_flush_queue_sw(qp, true);
-	done &= irdma_flush_queue_sw(qp, false);
+	done = irdma_flush_queue_sw(qp, &qp->uk.sq_ring);
+	done &= irdma_flush_queue_sw(qp, &qp->uk.rq_ring);
 	irdma_cq_kick(qp->send_cq);
 	if (qp->recv_cq != qp->send_cq)
 		irdma_cq_kick(qp->recv_cq);
@@ -1008,3 +1011,4 @@ void irdma_qp_async_event(struct irdma_fn *fn, u32 qp_id, u16 code, u8 source,
 	if (!queue_work(system_wq, &qp->ae_work))
 		irdma_qp_put(qp);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_qp_async_event);

@@ -5,6 +5,7 @@
  * before creating the queue. Pages go to the hardware as one address
  * when they are contiguous, else as a PBLE list.
  */
+#include <kunit/visibility.h>
 #include <linux/log2.h>
 #include <rdma/ib_umem.h>
 #include <rdma/iter.h>
@@ -69,22 +70,22 @@ bool irdma_qp_rings_flat(const u64 *addrs, u32 sq_pages, u32 rq_pages)
 	       irdma_check_mem_contiguous(addrs + sq_pages, rq_pages,
 					  IRDMA_HW_PAGE_SIZE);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_qp_rings_flat);
 
 /**
- * irdma_setup_pbles - describe pages to the hardware
+ * irdma_setup_ring_pbles - describe a queue's ring pages to the hardware
  * @fn: the function
  * @mr: the registration
  * @addrs: its page addresses
  * @n: how many
- * @pgsz: the page size
- * @lvl1_only: a list of one level is required
  * @flat: the hardware can take the pages by address, without a list
+ *
+ * Queue contexts take one level of PBLEs only.
  *
  * Return: 0, or the PBLE pool's error.
  */
-static int irdma_setup_pbles(struct irdma_fn *fn, struct irdma_mr *mr,
-			     const u64 *addrs, u32 n, u64 pgsz, bool lvl1_only,
-			     bool flat)
+static int irdma_setup_ring_pbles(struct irdma_fn *fn, struct irdma_mr *mr,
+				  const u64 *addrs, u32 n, bool flat)
 {
 	struct irdma_pble_cursor cur = {};
 	u32 i;
@@ -93,7 +94,7 @@ static int irdma_setup_pbles(struct irdma_fn *fn, struct irdma_mr *mr,
 	mr->first_page = addrs[0];
 	if (flat)
 		return 0;
-	err = irdma_pble_alloc(fn, n, lvl1_only, &mr->pble);
+	err = irdma_pble_alloc(fn, n, IRDMA_PBLE_LEVEL1_ONLY, &mr->pble);
 	if (err)
 		return err;
 	for (i = 0; i < n; i++)
@@ -138,7 +139,7 @@ static int irdma_region_pbles(struct irdma_fn *fn, struct irdma_mr *mr,
 	int err;
 
 	if (n > 1) {
-		err = irdma_pble_alloc(fn, n, false, &mr->pble);
+		err = irdma_pble_alloc(fn, n, IRDMA_PBLE_ANY_LEVEL, &mr->pble);
 		if (err)
 			return err;
 	}
@@ -247,8 +248,7 @@ static int irdma_handle_q_mem(struct irdma_fn *fn, struct irdma_mr *mr,
 	else
 		flat = irdma_check_mem_contiguous(addrs, ring, IRDMA_HW_PAGE_SIZE);
 	/* A ring of no pages still names the memory's first page. */
-	err = irdma_setup_pbles(fn, mr, addrs, max(ring, 1U), IRDMA_HW_PAGE_SIZE,
-				true, flat);
+	err = irdma_setup_ring_pbles(fn, mr, addrs, max(ring, 1U), flat);
 	if (err)
 		goto out;
 	mr->ring_pages = max(ring, 1U);

@@ -714,7 +714,7 @@ static void irdma_bringup_cqp_full_test(struct kunit *test)
 	adev = irdma_test_sim_up(test);
 	x.fn = irdma_test_bound_fn(adev);
 	sdev = to_isim_dev(adev->dev.parent);
-	irdma_build_manage_arp(&x.cmd, x.fn->arp_size - 1, mac, true);
+	irdma_build_manage_arp(&x.cmd, x.fn->arp_size - 1, mac);
 
 	mutex_lock(&sdev->engine_lock);
 	spin_lock_irqsave(&x.fn->cqp.lock, flags);

@@ -809,10 +809,11 @@ static void irdma_qp_paged_pble_test(struct kunit *test)
 	fn = auxiliary_get_drvdata(e->adev);
 	sdev = to_isim_dev(e->adev->dev.parent);
 	/* Use up the PBLEs of the segment backed at bring-up. */
-	KUNIT_ASSERT_EQ(test, irdma_pble_alloc(fn, 1, true, &first), 0);
+	KUNIT_ASSERT_EQ(test, irdma_pble_alloc(fn, 1, IRDMA_PBLE_LEVEL1_ONLY, &first), 0);
 	avail = gen_pool_avail(fn->pble.pool) / IRDMA_PBLE_SIZE;
 	if (avail)
-		KUNIT_ASSERT_EQ(test, irdma_pble_alloc(fn, avail, true, &rest), 0);
+		KUNIT_ASSERT_EQ(test, irdma_pble_alloc(fn, avail, IRDMA_PBLE_LEVEL1_ONLY,
+						       &rest), 0);
 	KUNIT_ASSERT_LT(test, fn->pble.next_fpm, fn->pble.end_fpm);
 	sd = fn->pble.next_fpm / IRDMA_HMC_SD_SIZE;
 	kunit_info(test, "%zu PBLEs were left in the first segment; next is %u\n",
@@ -964,7 +965,7 @@ static void irdma_qp_ud_test(struct kunit *test)
 	 * No VLAN: the tag field holds the id as ib_core gave it (0xffff)
 	 * with no tag inserted, as the stock driver's CREATE_AH has it.
 	 */
-	irdma_build_ah(&cmd, &to_iwah(ah)->hw, true);
+	irdma_build_ah(&cmd, &to_iwah(ah)->hw, IRDMA_CQPOP_CREATE_ADDR_HANDLE);
 	KUNIT_EXPECT_EQ(test, cmd.q[1] & 0xffff, 0xffff);
 	KUNIT_EXPECT_FALSE(test, cmd.q[3] & BIT_ULL(60));
 
@@ -2023,8 +2024,8 @@ static void irdma_qp_vlan_prio_test(struct kunit *test)
 	fn = auxiliary_get_drvdata(e->adev);
 	saved = fn->qos;
 	/* IPTOS_LOWDELAY is interactive traffic, priority 6. */
-	KUNIT_EXPECT_EQ(test, irdma_roce_user_pri(fn, e->gid, 0x10, true), 6);
-	KUNIT_EXPECT_EQ(test, irdma_roce_user_pri(fn, e->gid, 0x10, false), 6);
+	KUNIT_EXPECT_EQ(test, irdma_roce_user_pri(fn, e->gid, 0x10, IRDMA_UP_FROM_DSCP), 6);
+	KUNIT_EXPECT_EQ(test, irdma_roce_user_pri(fn, e->gid, 0x10, IRDMA_UP_FROM_TOS), 6);
 	KUNIT_EXPECT_TRUE(test, irdma_roce_vlan_tag(fn, 5, 6, &tag));
 	KUNIT_EXPECT_EQ(test, tag, 5 | 6 << VLAN_PRIO_SHIFT);
 	KUNIT_EXPECT_FALSE(test, irdma_roce_vlan_tag(fn, 0xffff, 6, &tag));
@@ -2037,8 +2038,8 @@ static void irdma_qp_vlan_prio_test(struct kunit *test)
 	/* By DSCP: QPs take the map's priority, address handles the TOS's. */
 	fn->qos.dscp = true;
 	fn->qos.dscp_map[0x10 >> 2] = 3;
-	KUNIT_EXPECT_EQ(test, irdma_roce_user_pri(fn, e->gid, 0x10, true), 3);
-	KUNIT_EXPECT_EQ(test, irdma_roce_user_pri(fn, e->gid, 0x10, false), 6);
+	KUNIT_EXPECT_EQ(test, irdma_roce_user_pri(fn, e->gid, 0x10, IRDMA_UP_FROM_DSCP), 3);
+	KUNIT_EXPECT_EQ(test, irdma_roce_user_pri(fn, e->gid, 0x10, IRDMA_UP_FROM_TOS), 6);
 	KUNIT_EXPECT_FALSE(test, irdma_roce_vlan_tag(fn, 0xffff, 3, &tag));
 	fn->qos = saved;
 	qp_env_teardown(test, e);

@@ -8,6 +8,7 @@
  *   echo "ID roce srq" > /sys/bus/irdma_sim/new_device   (SRQ extension)
  *   echo "ID" > /sys/bus/irdma_sim/del_device
  */
+#include <kunit/visibility.h>
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -409,6 +410,7 @@ int irdma_sim_add(u32 id, bool roce)
 {
 	return irdma_sim_add_fronted(id, roce, NULL, NULL, NULL);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_sim_add);
 
 /**
  * irdma_sim_add_srq - create a RoCEv2 function with the SRQ extension
@@ -428,6 +430,7 @@ int irdma_sim_add_srq(u32 id)
 	mutex_unlock(&isim_devs_lock);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_sim_add_srq);
 
 /**
  * irdma_sim_add_fronted - create a simulated function another module presents
@@ -492,6 +495,7 @@ struct auxiliary_device *irdma_sim_adev(u32 id)
 	mutex_unlock(&isim_devs_lock);
 	return adev;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_sim_adev);
 
 /**
  * irdma_sim_fail_cqp_op - fail the next executions of a CQP opcode
@@ -511,6 +515,7 @@ void irdma_sim_fail_cqp_op(u32 id, u8 opcode, u32 count)
 	}
 	mutex_unlock(&isim_devs_lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_sim_fail_cqp_op);
 
 /**
  * irdma_sim_send_event - the LAN side sends the function's driver an event
@@ -531,6 +536,7 @@ int irdma_sim_send_event(u32 id, unsigned long type, u32 reg)
 	mutex_unlock(&isim_devs_lock);
 	return sdev ? 0 : -ENODEV;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_sim_send_event);
 
 /**
  * irdma_sim_set_qos - configure the port's traffic classes (DCB)
@@ -551,6 +557,7 @@ int irdma_sim_set_qos(u32 id, const struct irdma_sim_qos *qos)
 	mutex_unlock(&isim_devs_lock);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_sim_set_qos);
 
 static ssize_t new_device_store(const struct bus_type *bus, const char *buf,
 				size_t count)

@@ -15,6 +15,7 @@
  * left for it, the register is looked at, and since writes may then be
  * missed, arming a CQ acknowledges its event too.
  */
+#include <kunit/visibility.h>
 #include <linux/bitfield.h>
 #include <linux/slab.h>
 
@@ -49,6 +50,7 @@ struct isim_cq *isim_cq_find(struct isim_dev *sdev, u32 id)
 	/* Pairs with isim_ccq_create()'s release: its fields are in place. */
 	return smp_load_acquire(&sdev->ccq_live) ? &sdev->ccq : NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(isim_cq_find);
 
 /*
  * The CCQ: made in place, its fields before the flag that says it lives,

@@ -6,6 +6,7 @@
  * CQPTAIL (for the driver's register polling) and, once the CCQ exists,
  * is also written to the CCQ.
  */
+#include <kunit/visibility.h>
 #include <linux/bitfield.h>
 #include <linux/delay.h>
 #include <linux/preempt.h>
@@ -567,6 +568,7 @@ bool isim_cqp_run(struct isim_dev *sdev, bool *young)
 	}
 	return isim_cqp_notify(sdev) || work;
 }
+EXPORT_SYMBOL_IF_KUNIT(isim_cqp_run);
 
 /**
  * isim_cqp_trap_patient - whether the trap may go on trying the CQP lock

@@ -5,6 +5,7 @@
  * PFINT_AEQCTL) routes it to an MSI-X vector; a vector that fires masks
  * itself until the driver writes INTENA to its GLINT_DYN_CTL.
  */
+#include <kunit/visibility.h>
 #include <linux/bitfield.h>
 
 #include "sim.h"
@@ -57,6 +58,7 @@ void isim_vector_fire(struct isim_dev *sdev, u32 msix_idx)
 	sdev->stats.irqs++;
 	isim_irq_raise(sdev, msix_idx);
 }
+EXPORT_SYMBOL_IF_KUNIT(isim_vector_fire);
 
 /**
  * isim_vectors_poll - take GLINT_DYN_CTL writes; deliver what was held back
@@ -300,6 +302,7 @@ void isim_aeq_post_qp(struct isim_dev *sdev, u32 code, u32 id, u8 source,
 {
 	isim_aeq_post_full(sdev, code, id, source, wqe_idx, state, 0);
 }
+EXPORT_SYMBOL_IF_KUNIT(isim_aeq_post_qp);
 
 /**
  * isim_aeq_post_ctx - post an asynchronous event with a completion context
@@ -354,6 +357,7 @@ void isim_fault_queue_ae(struct isim_dev *sdev, u32 code, u32 id, u8 source)
 	kfifo_put(&f->aes, (u64)source << 48 | (u64)code << 32 | id);
 	spin_unlock(&f->ae_lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(isim_fault_queue_ae);
 
 /**
  * isim_fault_post_aes - raise the events debugfs queued

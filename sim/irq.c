@@ -12,6 +12,7 @@
  * the engine's real-time threads, got the CPU (seen: up to a millisecond
  * later, half of the stock driver's tasklets).
  */
+#include <kunit/visibility.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
 #include <linux/irq_work.h>
@@ -88,3 +89,4 @@ void isim_irq_raise(struct isim_dev *sdev, unsigned int vector)
 	set_bit(vector, &sdev->irq_pending);
 	irq_work_queue(&sdev->irq_work);
 }
+EXPORT_SYMBOL_IF_KUNIT(isim_irq_raise);

@@ -16,6 +16,8 @@
  * from ice's exported functions, the native front through its
  * auxiliary device's callbacks.
  */
+#include <kunit/visibility.h>
+
 #include "sim.h"
 
 /* TEIDs the simulated firmware gives scheduler nodes: any 32-bit value. */
@@ -57,6 +59,7 @@ int isim_qset_add(struct isim_dev *sdev, u16 qs_handle, u8 tc, u32 *teid)
 	spin_unlock(&lan->lock);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(isim_qset_add);
 
 /* Is a queue set with @qs_handle attached? (lock held) */
 static bool isim_qset_attached(struct isim_lan *lan, u16 qs_handle)
@@ -94,6 +97,7 @@ void isim_qset_del(struct isim_dev *sdev, u32 teid)
 	}
 	spin_unlock(&lan->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(isim_qset_del);
 
 /**
  * isim_qset_live - may an SQ of this queue set transmit?
@@ -106,6 +110,7 @@ bool isim_qset_live(struct isim_dev *sdev, u16 qs_handle)
 {
 	return qs_handle < ISIM_QSET_HANDLES && test_bit(qs_handle, sdev->lan.live);
 }
+EXPORT_SYMBOL_IF_KUNIT(isim_qset_live);
 
 /**
  * isim_lan_count - queue sets attached, and the RDMA filter
@@ -126,6 +131,7 @@ int isim_lan_count(struct isim_dev *sdev, bool *filter)
 	*filter = READ_ONCE(lan->rdma_filter);
 	return n;
 }
+EXPORT_SYMBOL_IF_KUNIT(isim_lan_count);
 
 /**
  * isim_lan_reset - what a function reset leaves: no queue set, no filter

@@ -19,6 +19,7 @@
  * overstate, never understate. Everything here is NMI-safe (atomics and
  * the fast clock): the trap's fast path records from #DB context.
  */
+#include <kunit/visibility.h>
 #include <linux/atomic.h>
 #include <linux/preempt.h>
 #include <linux/seq_file.h>
@@ -42,6 +43,7 @@ u64 isim_lat_now(void)
 {
 	return ktime_get_mono_fast_ns();
 }
+EXPORT_SYMBOL_IF_KUNIT(isim_lat_now);
 
 static unsigned int isim_lat_bucket(u64 ns)
 {

@@ -8,6 +8,7 @@
  * state is touched only with that function's engine lock, taken by
  * trylock: a busy peer means "try again at the next step".
  */
+#include <kunit/visibility.h>
 #include <linux/bitfield.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -718,6 +719,7 @@ bool isim_qps_run(struct isim_dev *sdev, bool *quick)
 	*quick |= run.quick;
 	return work;
 }
+EXPORT_SYMBOL_IF_KUNIT(isim_qps_run);
 
 /**
  * isim_qp_run_sq - execute what one QP's SQ holds, up to an engine step's

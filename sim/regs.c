@@ -7,6 +7,7 @@
  * CQACK where it is not trapped) are set back to ISIM_DB_IDLE once their
  * write has been taken.
  */
+#include <kunit/visibility.h>
 #include <linux/bitfield.h>
 
 #include "sim.h"
@@ -106,6 +107,7 @@ bool isim_regs_cqp_ctx(struct isim_dev *sdev)
 	}
 	return true;
 }
+EXPORT_SYMBOL_IF_KUNIT(isim_regs_cqp_ctx);
 
 /* The handshake from a thread; the state of a CQP taken down goes here. */
 static bool isim_regs_poll_cqp_ctx(struct isim_dev *sdev)

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # drivers: ours stock
+# kernel: debian
 # The kernel verbs benchmark (bench/irdma_bench.ko) on a simulated E810:
-# prints its numbers; only a benchmark that could not run fails.
+# prints its numbers; only a benchmark that could not run fails. Both
+# drivers run it on Debian's kernel: the sanitizing kernel's numbers would
+# measure its instrumentation.
 . "$IRDMA_REPO/tests/vm/lib.sh"
 require ibv_devinfo
 

@@ -4,7 +4,7 @@
 # Record what Debian's stock irdma.ko and ours (through its ice front-end)
 # tell the simulated E810 during bring-up and teardown -- every CQP command
 # with its fields, every register write the engine takes -- and print the
-# differences. Documentation/sim.rst explains each one.
+# differences. Documentation/infiniband/irdma_sim.rst explains each one.
 . "$IRDMA_REPO/tests/vm/lib.sh"
 require ibv_devinfo
 

@@ -13,8 +13,8 @@
  * commands whose count follows the clock (GATHER_STATS) count once.
  *
  * The records of a phase are compared as multisets; a difference the
- * list of explained ones (Documentation/sim.rst) matches is reported as
- * explained, any other as a failure.
+ * list of explained ones (Documentation/infiniband/irdma_sim.rst) matches
+ * is reported as explained, any other as a failure.
  *
  *   trace-diff STOCK-TRACE OURS-TRACE EXPLAINED
  *

@@ -6,8 +6,9 @@
 # its fields, every WQE the engine takes (kernel and user), every QP
 # context it loads, every call into the personality's ice functions.
 # tests/vm/trace-diff.c puts each phase's events in a canonical form and
-# compares them; the differences Documentation/sim.rst explains are
-# listed there, and any other fails the test.
+# compares them; the differences the simulator's page explains
+# (Documentation/infiniband/irdma_sim.rst) are listed there, and any
+# other fails the test.
 . "$IRDMA_REPO/tests/vm/lib.sh"
 require ib_send_bw ib_send_lat ib_write_bw ib_read_bw mckey rping nvme rdma ss ibv_devinfo
 
@@ -124,10 +125,11 @@ record() {
 echo 40000 >$T/buffer_size_kb
 gcc -O2 -Wall -o /tmp/trace-diff "$IRDMA_REPO/tests/vm/trace-diff.c" || fail "build trace-diff"
 for d in stock ours-ice; do record $d; done
-sed -n 's/^   explain //p' "$IRDMA_REPO/Documentation/sim.rst" >/tmp/explained
-[ -s /tmp/explained ] || fail "no explained differences in Documentation/sim.rst"
+simdoc=$IRDMA_REPO/Documentation/infiniband/irdma_sim.rst
+sed -n 's/^   explain //p' "$simdoc" >/tmp/explained
+[ -s /tmp/explained ] || fail "no explained differences in $simdoc"
 /tmp/trace-diff "$OUT/stock.raw" "$OUT/ours-ice.raw" /tmp/explained >"$OUT/diff"
 rc=$?
 cat "$OUT/diff"
-[ $rc -eq 0 ] || fail "the drivers' traces differ where Documentation/sim.rst explains nothing"
+[ $rc -eq 0 ] || fail "the drivers' traces differ where $simdoc explains nothing"
 echo "PASS: $(sed -n 's/^compared: //p' "$OUT/diff")"
