@@ -159,18 +159,22 @@ static int irdma_region_pbles(struct irdma_fn *fn, struct irdma_mr *mr,
 
 /**
  * irdma_get_pbl - take a queue registration by its user address
+ * @uctx: the context
  * @va: the address user space registered the ring at
  * @list: the context's registrations of that queue type
  *
  * A registration serves one queue: it leaves the list here, and cannot
  * be deregistered until the queue lets go of it.
  *
- * Context: the list's lock held.
+ * Context: @uctx's reg_lock held.
  * Return: the registration, or NULL.
  */
-static struct irdma_mr *irdma_get_pbl(u64 va, struct list_head *list)
+static struct irdma_mr *irdma_get_pbl(struct irdma_ucontext *uctx, u64 va,
+				      struct list_head *list)
 {
 	struct irdma_mr *mr;
+
+	lockdep_assert_held(&uctx->reg_lock);
 
 	list_for_each_entry(mr, list, reg_list) {
 		if (mr->user_base == va) {
@@ -185,10 +189,12 @@ static struct irdma_mr *irdma_get_pbl(u64 va, struct list_head *list)
 /*
  * A registration taken for a queue that was refused before the hardware
  * saw it: free again, for another queue or its deregistration.
- * Context: the list's lock held.
+ * Context: @uctx's reg_lock held.
  */
-static void irdma_unget_pbl(struct irdma_mr *mr, struct list_head *list)
+static void irdma_unget_pbl(struct irdma_ucontext *uctx, struct irdma_mr *mr,
+			    struct list_head *list)
 {
+	lockdep_assert_held(&uctx->reg_lock);
 	if (!mr)
 		return;
 	mr->in_use = false;
@@ -424,15 +430,15 @@ int irdma_user_cq_rings(struct ib_udata *udata, struct irdma_cq *cq)
 	if (ib_copy_from_udata(&req, udata, min(sizeof(req), udata->inlen)))
 		return -EFAULT;
 	spin_lock(&uctx->reg_lock);
-	ring = irdma_get_pbl(req.user_cq_buf, &uctx->cq_regs);
-	shadow = irdma_get_pbl(req.user_shadow_area, &uctx->cq_regs);
+	ring = irdma_get_pbl(uctx, req.user_cq_buf, &uctx->cq_regs);
+	shadow = irdma_get_pbl(uctx, req.user_shadow_area, &uctx->cq_regs);
 	if (!ring || !shadow)
 		err = -EPROTO;
 	else if (!irdma_ring_fits(ring->ring_pages, cq->hw.size, IRDMA_CQE_SIZE))
 		err = -EINVAL;
 	if (err) {
-		irdma_unget_pbl(ring, &uctx->cq_regs);
-		irdma_unget_pbl(shadow, &uctx->cq_regs);
+		irdma_unget_pbl(uctx, ring, &uctx->cq_regs);
+		irdma_unget_pbl(uctx, shadow, &uctx->cq_regs);
 	} else {
 		irdma_cq_ring_hw(&cq->hw, ring);
 		cq->hw.shadow_pa = shadow->first_page;
@@ -466,11 +472,11 @@ int irdma_user_cq_resize_ring(struct ib_udata *udata,
 	if (ib_copy_from_udata(&req, udata, min(sizeof(req), udata->inlen)))
 		return -EINVAL;
 	spin_lock(&uctx->reg_lock);
-	ring = irdma_get_pbl(req.user_cq_buffer, &uctx->cq_regs);
+	ring = irdma_get_pbl(uctx, req.user_cq_buffer, &uctx->cq_regs);
 	if (!ring) {
 		err = -ENOMEM;
 	} else if (!irdma_ring_fits(ring->ring_pages, hw->size, IRDMA_CQE_SIZE)) {
-		irdma_unget_pbl(ring, &uctx->cq_regs);
+		irdma_unget_pbl(uctx, ring, &uctx->cq_regs);
 		err = -EINVAL;
 	} else {
 		irdma_cq_ring_hw(hw, ring);
@@ -548,13 +554,13 @@ int irdma_setup_umode_qp(struct ib_udata *udata, struct irdma_qp *qp,
 	}
 
 	spin_lock(&uctx->reg_lock);
-	mr = irdma_get_pbl(req.user_wqe_bufs, &uctx->qp_regs);
+	mr = irdma_get_pbl(uctx, req.user_wqe_bufs, &uctx->qp_regs);
 	if (!mr) {
 		err = -ENODATA;
 	} else if (!irdma_ring_fits(mr->sq_pages, sq_depth, IRDMA_WQE_QUANTUM_SIZE) ||
 		   (!init_attr->srq &&
 		    !irdma_ring_fits(mr->rq_pages, rq_depth, IRDMA_WQE_QUANTUM_SIZE))) {
-		irdma_unget_pbl(mr, &uctx->qp_regs);
+		irdma_unget_pbl(uctx, mr, &uctx->qp_regs);
 		err = -EINVAL;
 	} else {
 		irdma_setup_virt_qp(qp, mr);
