@@ -556,6 +556,45 @@ static inline unsigned int irdma_fpm_commit_qword(enum irdma_hmc_obj obj)
 #define IRDMA_CQPSQ_ARP_MACADDR		GENMASK_ULL(47, 0)
 
 /*
+ * MANAGE_APBVT: a local TCP port in (or out of) the accelerated port
+ * table, which makes segments to it candidates for the quad hash.
+ */
+#define IRDMA_CQPSQ_MAPT_PORT		GENMASK_ULL(15, 0)	/* qword 2 */
+#define IRDMA_CQPSQ_MAPT_ADDPORT	BIT_ULL(62)		/* header */
+
+/*
+ * MANAGE_QUAD_HASH_TABLE_ENTRY: where the engine steers TCP segments.
+ * "Destination" is the local end, "source" the remote one. Addresses are
+ * two qwords each, word 0 of an IPv6 address in the high half of the
+ * second qword, an IPv4 address in the low half of the first: the
+ * remote address in qwords 4-5, the local one in qwords 6-7.
+ */
+#define IRDMA_CQPSQ_QHASH_MAC		GENMASK_ULL(47, 0)	/* qword 0 */
+#define IRDMA_CQPSQ_QHASH_QPN		GENMASK_ULL(49, 32)	/* qword 1 */
+#define IRDMA_CQPSQ_QHASH_SRC_PORT	GENMASK_ULL(31, 16)
+#define IRDMA_CQPSQ_QHASH_DEST_PORT	GENMASK_ULL(15, 0)
+#define IRDMA_CQPSQ_QHASH_VLANID	GENMASK_ULL(43, 32)	/* qword 2 */
+#define IRDMA_CQPSQ_QHASH_QS_HANDLE	GENMASK_ULL(9, 0)
+#define IRDMA_CQPSQ_QHASH_ADDR_HI	GENMASK_ULL(63, 32)	/* qwords 4-7 */
+#define IRDMA_CQPSQ_QHASH_ADDR_LO	GENMASK_ULL(31, 0)
+#define IRDMA_CQPSQ_QHASH_MANAGE	GENMASK_ULL(62, 61)	/* header */
+#define IRDMA_CQPSQ_QHASH_IPV4VALID	BIT_ULL(60)
+#define IRDMA_CQPSQ_QHASH_VLANVALID	BIT_ULL(59)
+#define IRDMA_CQPSQ_QHASH_ENTRYTYPE	GENMASK_ULL(44, 42)
+
+/* Quad-hash entries the iWARP connection manager uses. */
+enum irdma_qhash_type {
+	IRDMA_QHASH_TCP_ESTABLISHED = 1,	/* both ends of a connection */
+	IRDMA_QHASH_TCP_SYN = 2,		/* a listener's address and port */
+};
+
+/* What MANAGE_APBVT and MANAGE_QUAD_HASH_TABLE_ENTRY do with an entry. */
+enum irdma_cm_table_op {
+	IRDMA_CM_TABLE_DELETE = 0,
+	IRDMA_CM_TABLE_ADD = 1,
+};
+
+/*
  * The GEN_2 statistics block GATHER_STATS writes: where each counter sits
  * (byte offset, first bit, width), in the order the verbs layer names them.
  */

@@ -65,6 +65,8 @@ static void irdma_fn_init_tables(struct irdma_fn *fn)
 	INIT_LIST_HEAD(&fn->mcast_list);
 	mutex_init(&fn->ah_lock);
 	hash_init(fn->ah_hash);
+	mutex_init(&fn->apbvt_lock);
+	xa_init(&fn->apbvt);
 }
 
 static void irdma_fn_free_tables(struct irdma_fn *fn)
@@ -83,6 +85,8 @@ static void irdma_fn_free_tables(struct irdma_fn *fn)
 	irdma_ws_fini(fn);
 	mutex_destroy(&fn->mcast_lock);
 	mutex_destroy(&fn->ah_lock);
+	xa_destroy(&fn->apbvt);
+	mutex_destroy(&fn->apbvt_lock);
 }
 
 /* The software copy of the hardware's ARP table; entry 0 stays unused. */

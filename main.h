@@ -523,6 +523,8 @@ struct irdma_ids {
  * @mcast_ids: multicast group indexes in use
  * @ah_lock: the shared user AHs
  * @ah_hash: the shared user AHs, by destination address
+ * @apbvt_lock: @apbvt, and the hardware's table with it
+ * @apbvt: the local TCP ports in the APBVT, with their users' count
  */
 struct irdma_fn {
 	struct irdma_fn_res res;
@@ -572,6 +574,8 @@ struct irdma_fn {
 	struct irdma_ids mcast_ids;
 	struct mutex ah_lock; /* the shared user AHs */
 	DECLARE_HASHTABLE(ah_hash, 8);
+	struct mutex apbvt_lock; /* @apbvt and the hardware's */
+	struct xarray apbvt;
 };
 
 static inline u32 irdma_rd32(struct irdma_fn *fn, u32 reg)
@@ -986,6 +990,49 @@ struct irdma_ah_hw_info {
 
 void irdma_build_ah(struct irdma_cqp_wqe *cmd,
 		    const struct irdma_ah_hw_info *info, u8 op);
+
+/* ctrl_cm.c: the tables that steer TCP segments (iWARP) */
+void irdma_build_manage_apbvt(struct irdma_cqp_wqe *cmd, u16 port,
+			      enum irdma_cm_table_op op);
+
+/**
+ * struct irdma_qhash_info - a quad-hash entry
+ * @type: %IRDMA_QHASH_TCP_SYN for a listener (local address and port) or
+ *	%IRDMA_QHASH_TCP_ESTABLISHED for a connection (both ends)
+ * @ipv4: IPv4 addresses (in word 3)
+ * @vlan_valid: only frames on @vlan match
+ * @vlan: the VLAN id
+ * @mac: the local MAC address
+ * @local_ip: the local address, host-order words
+ * @remote_ip: the remote address (a connection's only)
+ * @local_port: the local TCP port
+ * @remote_port: the remote TCP port (a connection's only)
+ * @qp_id: the QP matching segments go to
+ * @qs_handle: the queue set of the entry's priority
+ */
+struct irdma_qhash_info {
+	enum irdma_qhash_type type;
+	bool ipv4;
+	bool vlan_valid;
+	u16 vlan;
+	u8 mac[ETH_ALEN];
+	u32 local_ip[4];
+	u32 remote_ip[4];
+	u16 local_port;
+	u16 remote_port;
+	u32 qp_id;
+	u16 qs_handle;
+};
+
+void irdma_build_manage_qhash(struct irdma_cqp_wqe *cmd,
+			      const struct irdma_qhash_info *info,
+			      enum irdma_cm_table_op op);
+
+/* cm_tables.c */
+int irdma_apbvt_get(struct irdma_fn *fn, u16 port);
+void irdma_apbvt_put(struct irdma_fn *fn, u16 port);
+int irdma_qhash_manage(struct irdma_fn *fn, const struct irdma_qhash_info *info,
+		       enum irdma_cm_table_op op);
 
 /* hmc.c */
 void *irdma_hmc_sd_va(const struct irdma_hmc_sd *sd, u32 off);

@@ -266,7 +266,64 @@ static void irdma_fpm_slots_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_fpm_commit_qword(IRDMA_HMC_OOISCFFL), 21);
 }
 
+/* MANAGE_APBVT: the port in qword 2, bit 62 of the header adds it. */
+static void irdma_build_apbvt_test(struct kunit *test)
+{
+	struct irdma_cqp_wqe cmd;
+
+	irdma_build_manage_apbvt(&cmd, 0x1234, IRDMA_CM_TABLE_ADD);
+	KUNIT_EXPECT_EQ(test, cmd.q[2], 0x1234ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x4000002300000000ULL);
+	irdma_build_manage_apbvt(&cmd, 0x1234, IRDMA_CM_TABLE_DELETE);
+	KUNIT_EXPECT_EQ(test, cmd.q[2], 0x1234ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x0000002300000000ULL);
+}
+
+/* A connection's entry (IPv6, VLAN) and a listener's (IPv4), by hand. */
+static void irdma_build_qhash_test(struct kunit *test)
+{
+	struct irdma_qhash_info conn = {
+		.type = IRDMA_QHASH_TCP_ESTABLISHED,
+		.vlan_valid = true, .vlan = 0x123,
+		.mac = { 0x02, 0, 0, 0, 0, 0x01 },
+		.local_ip = { 0x20010db8, 0, 0, 1 },
+		.remote_ip = { 0x20010db8, 0, 0, 2 },
+		.local_port = 0x1a2b, .remote_port = 0x3c4d,
+		.qp_id = 1, .qs_handle = 0x2a,
+	};
+	struct irdma_qhash_info listener = {
+		.type = IRDMA_QHASH_TCP_SYN, .ipv4 = true,
+		.local_ip = { 0, 0, 0, 0xc0a84d01 }, .local_port = 0x4e20,
+		/* a listener's entry names no remote end, whatever is here */
+		.remote_ip = { 0, 0, 0, 5 }, .remote_port = 99,
+		.qp_id = 1,
+	};
+	struct irdma_cqp_wqe cmd;
+
+	irdma_build_manage_qhash(&cmd, &conn, IRDMA_CM_TABLE_ADD);
+	KUNIT_EXPECT_EQ(test, cmd.q[0], 0x020000000001ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[1], 0x13c4d1a2bULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[2], 0x000001230000002aULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x2800042500000000ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[4], 0x2ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[5], 0x20010db800000000ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[6], 0x1ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[7], 0x20010db800000000ULL);
+
+	irdma_build_manage_qhash(&cmd, &listener, IRDMA_CM_TABLE_DELETE);
+	KUNIT_EXPECT_EQ(test, cmd.q[0], 0ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[1], 0x100004e20ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[2], 0ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x1000082500000000ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[4], 0ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[5], 0ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[6], 0xc0a84d01ULL);
+	KUNIT_EXPECT_EQ(test, cmd.q[7], 0ULL);
+}
+
 static struct kunit_case irdma_ctrl_cases[] = {
+	KUNIT_CASE(irdma_build_apbvt_test),
+	KUNIT_CASE(irdma_build_qhash_test),
 	KUNIT_CASE(irdma_fpm_slots_test),
 	KUNIT_CASE(irdma_build_fpm_test),
 	KUNIT_CASE(irdma_build_update_sds_test),

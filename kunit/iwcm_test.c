@@ -3,7 +3,9 @@
  * KUnit tests of an iWARP function's iw_cm entry points against the
  * simulator: every one ib_core may call is there, and the ones that would
  * make a connection refuse it. (The simulator has no iWARP QPs: it
- * refuses their creation, so the QP lookup finds none here.)
+ * refuses their creation, so the QP lookup finds none here.) And the
+ * steering tables a connection manager programs: the accelerated ports,
+ * counted per user, and quad-hash entries, as the simulator keeps them.
  */
 #include <kunit/test.h>
 #include <rdma/ib_verbs.h>
@@ -11,12 +13,15 @@
 
 #include "../verbs.h"
 #include "../sim/irdma_sim.h"
+#include "../sim/sim.h"
 
 #define TEST_FN_ID	23
 
 struct iwcm_env {
 	struct kunit *test;
 	struct ib_device *ibdev;
+	struct irdma_fn *fn;
+	struct isim_dev *sdev;
 	bool added;
 };
 
@@ -42,7 +47,9 @@ static struct iwcm_env *iwcm_env_setup(struct kunit *test)
 	adev = irdma_sim_adev(TEST_FN_ID);
 	KUNIT_ASSERT_NOT_NULL(test, adev);
 	KUNIT_ASSERT_NOT_NULL(test, adev->dev.driver);
-	e->ibdev = &fn_to_iwdev(auxiliary_get_drvdata(adev))->ibdev;
+	e->fn = auxiliary_get_drvdata(adev);
+	e->ibdev = &fn_to_iwdev(e->fn)->ibdev;
+	e->sdev = to_isim_dev(adev->dev.parent);
 	put_device(&adev->dev);
 	KUNIT_ASSERT_EQ(test, e->ibdev->node_type, RDMA_NODE_RNIC);
 	return e;
@@ -97,10 +104,81 @@ static void irdma_iwcm_no_qp_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, ops->iw_get_qp(e->ibdev, INT_MAX));
 }
 
+/*
+ * A port's bit is set by its first user and cleared after its last; the
+ * users in between send no command: a failure armed for the next APBVT
+ * command is still there for the first one that is sent.
+ */
+static void irdma_iwcm_apbvt_users_test(struct kunit *test)
+{
+	struct iwcm_env *e = iwcm_env_setup(test);
+	unsigned long *bits = e->sdev->steer.apbvt;
+
+	KUNIT_ASSERT_EQ(test, irdma_apbvt_get(e->fn, 20000), 0);
+	KUNIT_EXPECT_TRUE(test, test_bit(20000, bits));
+
+	irdma_sim_fail_cqp_op(TEST_FN_ID, IRDMA_CQPOP_MANAGE_APBVT, 1);
+	KUNIT_EXPECT_EQ(test, irdma_apbvt_get(e->fn, 20000), 0);
+	irdma_apbvt_put(e->fn, 20000);
+	KUNIT_EXPECT_TRUE(test, test_bit(20000, bits));
+	/* The armed failure meets the next command: this port's add. */
+	KUNIT_EXPECT_EQ(test, irdma_apbvt_get(e->fn, 4791), -EIO);
+	KUNIT_EXPECT_FALSE(test, test_bit(4791, bits));
+	KUNIT_EXPECT_NULL(test, xa_load(&e->fn->apbvt, 4791));
+
+	irdma_apbvt_put(e->fn, 20000);
+	KUNIT_EXPECT_FALSE(test, test_bit(20000, bits));
+	KUNIT_EXPECT_TRUE(test, xa_empty(&e->fn->apbvt));
+	/* A port nobody holds: nothing sent. */
+	irdma_sim_fail_cqp_op(TEST_FN_ID, IRDMA_CQPOP_MANAGE_APBVT, 1);
+	irdma_apbvt_put(e->fn, 20000);
+	KUNIT_EXPECT_EQ(test, irdma_apbvt_get(e->fn, 4791), -EIO);
+	KUNIT_EXPECT_EQ(test, irdma_apbvt_get(e->fn, 4791), 0);
+	KUNIT_EXPECT_TRUE(test, test_bit(4791, bits));
+	irdma_apbvt_put(e->fn, 4791);
+	KUNIT_EXPECT_EQ(test, bitmap_weight(bits, 65536), 0);
+}
+
+/*
+ * A listener's entry and a connection's: a second copy of either and the
+ * deletion of one not there are refused; an entry type the simulator
+ * does not model is refused as such.
+ */
+static void irdma_iwcm_qhash_test(struct kunit *test)
+{
+	struct iwcm_env *e = iwcm_env_setup(test);
+	struct irdma_qhash_info listener = {
+		.type = IRDMA_QHASH_TCP_SYN, .ipv4 = true,
+		.local_ip = { 0, 0, 0, 0xc0a84d01 }, .local_port = 20000,
+		.qp_id = 1,
+	};
+	struct irdma_qhash_info conn = listener;
+	struct irdma_qhash_info udp = listener;
+
+	conn.type = IRDMA_QHASH_TCP_ESTABLISHED;
+	conn.remote_ip[3] = 0xc0a84d02;
+	conn.remote_port = 33000;
+	udp.type = 3;	/* UDP unicast: valid, not modelled */
+
+	KUNIT_EXPECT_EQ(test, irdma_qhash_manage(e->fn, &listener, IRDMA_CM_TABLE_ADD), 0);
+	KUNIT_EXPECT_EQ(test, irdma_qhash_manage(e->fn, &conn, IRDMA_CM_TABLE_ADD), 0);
+	KUNIT_EXPECT_EQ(test, e->sdev->steer.qhash_count, 2);
+	KUNIT_EXPECT_EQ(test, irdma_qhash_manage(e->fn, &listener, IRDMA_CM_TABLE_ADD), -EIO);
+	KUNIT_EXPECT_EQ(test, irdma_qhash_manage(e->fn, &udp, IRDMA_CM_TABLE_ADD), -EIO);
+	KUNIT_EXPECT_EQ(test, e->sdev->steer.qhash_count, 2);
+
+	KUNIT_EXPECT_EQ(test, irdma_qhash_manage(e->fn, &conn, IRDMA_CM_TABLE_DELETE), 0);
+	KUNIT_EXPECT_EQ(test, irdma_qhash_manage(e->fn, &conn, IRDMA_CM_TABLE_DELETE), -EIO);
+	KUNIT_EXPECT_EQ(test, irdma_qhash_manage(e->fn, &listener, IRDMA_CM_TABLE_DELETE), 0);
+	KUNIT_EXPECT_EQ(test, e->sdev->steer.qhash_count, 0);
+}
+
 static struct kunit_case irdma_iwcm_cases[] = {
 	KUNIT_CASE_SLOW(irdma_iwcm_ops_present_test),
 	KUNIT_CASE_SLOW(irdma_iwcm_refused_test),
 	KUNIT_CASE_SLOW(irdma_iwcm_no_qp_test),
+	KUNIT_CASE_SLOW(irdma_iwcm_apbvt_users_test),
+	KUNIT_CASE_SLOW(irdma_iwcm_qhash_test),
 	{}
 };
 

@@ -121,6 +121,7 @@ void isim_cqp_cleanup(struct isim_dev *sdev)
 	memset(&sdev->aeq, 0, sizeof(sdev->aeq));
 	spin_unlock_irq(&sdev->eq_lock);
 	memset(&sdev->hmc, 0, sizeof(sdev->hmc));
+	isim_steer_clear(sdev);
 	/* A CQP may be created again. */
 	smp_store_release(&sdev->cqp_cleanup_due, false);
 }
@@ -244,6 +245,9 @@ static const isim_cqp_handler isim_cqp_handlers[] = {
 	[IRDMA_CQPOP_RESUME_QP] = isim_qp_resume,
 	[IRDMA_CQPOP_MANAGE_PUSH_PAGES] = isim_push_manage,
 	[IRDMA_CQPOP_WORK_SCHED_NODE] = isim_ws_node,
+	/* where TCP segments go (iWARP) */
+	[IRDMA_CQPOP_MANAGE_APBVT] = isim_steer_apbvt,
+	[IRDMA_CQPOP_MANAGE_QUAD_HASH_TABLE_ENTRY] = isim_steer_qhash,
 	/* SRQs */
 	[IRDMA_CQPOP_CREATE_SRQ] = isim_srq_create,
 	[IRDMA_CQPOP_MODIFY_SRQ] = isim_srq_modify,

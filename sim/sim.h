@@ -14,6 +14,7 @@
 #include <linux/wait.h>
 
 #include <linux/completion.h>
+#include <linux/hashtable.h>
 #include <linux/kfifo.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -325,6 +326,20 @@ struct isim_vector {
 };
 
 /**
+ * struct isim_steer - where TCP segments go: the steering tables
+ * @apbvt: the accelerated port bit vector, a bit per local TCP port
+ * @qhash: the quad hash's entries (struct isim_qhash_entry)
+ * @qhash_count: entries in @qhash
+ *
+ * Only the engine touches them (with its lock held, or stopped).
+ */
+struct isim_steer {
+	DECLARE_BITMAP(apbvt, 65536);
+	DECLARE_HASHTABLE(qhash, 6);
+	u32 qhash_count;
+};
+
+/**
  * struct isim_hmc - the function's private memory (FPM) layout
  * @committed: COMMIT_FPM_VAL has placed the objects
  * @base: FPM address of each object type
@@ -601,6 +616,7 @@ struct isim_faults {
  * @cqp_cleanup_due: the CQP went down; its function's state is still to go
  * @cqp: the control QP
  * @hmc: the FPM layout and segment descriptors
+ * @steer: the APBVT and the quad hash
  * @cqs: live completion queues by number, but the CCQ
  * @ccq: the CCQ (CQ 0), kept here so that the trap can make it with no
  *	allocation (the stock driver busy-waits for it)
@@ -670,6 +686,7 @@ struct isim_dev {
 	bool cqp_cleanup_due;
 	struct isim_cqp cqp;
 	struct isim_hmc hmc;
+	struct isim_steer steer;
 	struct xarray cqs;
 	struct isim_cq ccq;
 	bool ccq_live;
@@ -771,6 +788,7 @@ struct isim_cqp_result {
 #define ISIM_MIN_BAD_PARAM	0x8003
 #define ISIM_MIN_DMA_FAULT	0x8004
 #define ISIM_MIN_NO_SPACE	0x8005
+#define ISIM_MIN_UNMODELLED	0x8006	/* valid, but not modelled here */
 #define ISIM_MIN_INJECTED	0x80ff
 
 /* Complete a CQP command with an error. */
@@ -888,6 +906,13 @@ void isim_qp_suspend(struct isim_dev *sdev, const __le64 *wqe,
 		     struct isim_cqp_result *res);
 void isim_qp_resume(struct isim_dev *sdev, const __le64 *wqe,
 		    struct isim_cqp_result *res);
+
+/* steer.c */
+void isim_steer_apbvt(struct isim_dev *sdev, const __le64 *wqe,
+		      struct isim_cqp_result *res);
+void isim_steer_qhash(struct isim_dev *sdev, const __le64 *wqe,
+		      struct isim_cqp_result *res);
+void isim_steer_clear(struct isim_dev *sdev);
 
 /* push.c */
 void isim_push_manage(struct isim_dev *sdev, const __le64 *wqe,
