@@ -21,6 +21,7 @@
 #include <net/dsfield.h>
 #include <net/tcp.h>
 
+#include "main.h"
 #include "cm.h"
 
 /**
@@ -118,7 +119,7 @@ int irdma_cm_tcp_parse(const u8 *buf, u32 len, bool ipv4,
 		       struct irdma_cm_rx *rx)
 {
 	const struct tcphdr *th = (const struct tcphdr *)(buf + IRDMA_CM_TCP_OFFSET);
-	u32 thlen, i;
+	u32 thlen;
 
 	memset(rx, 0, sizeof(*rx));
 	if (len < IRDMA_CM_TCP_OFFSET + sizeof(*th))
@@ -129,18 +130,16 @@ int irdma_cm_tcp_parse(const u8 *buf, u32 len, bool ipv4,
 
 		if (iph->version != 4 || iph->ihl != 5 || iph->protocol != IPPROTO_TCP)
 			return -EINVAL;
-		rx->local_ip[3] = ntohl(iph->daddr);
-		rx->remote_ip[3] = ntohl(iph->saddr);
+		irdma_addr_ntoh(&rx->local_ip[3], &iph->daddr, 1);
+		irdma_addr_ntoh(&rx->remote_ip[3], &iph->saddr, 1);
 		rx->tos = iph->tos;
 	} else {
 		const struct ipv6hdr *ip6h = (const void *)buf;
 
 		if (ip6h->version != 6 || ip6h->nexthdr != IPPROTO_TCP)
 			return -EINVAL;
-		for (i = 0; i < 4; i++) {
-			rx->local_ip[i] = ntohl(ip6h->daddr.s6_addr32[i]);
-			rx->remote_ip[i] = ntohl(ip6h->saddr.s6_addr32[i]);
-		}
+		irdma_addr_ntoh(rx->local_ip, ip6h->daddr.s6_addr32, 4);
+		irdma_addr_ntoh(rx->remote_ip, ip6h->saddr.s6_addr32, 4);
 		rx->tos = ipv6_get_dsfield(ip6h);
 	}
 
