@@ -36,7 +36,9 @@ expect_eq "rdma link" "$(rdma link show irdma0/1 | grep -o 'netdev [a-z0-9]*')" 
 
 ibv_asyncwatch -d irdma0 >/tmp/events 2>&1 &
 watcher=$!
-sleep 1
+# It takes events once it has the device open, which it says (a loaded
+# host can take more than a second to get there).
+wait_for -t 20 grep -q "async event FD" /tmp/events || fail "ibv_asyncwatch never started"
 ip link set "$SIM_NETDEV" down
 wait_for -t 5 grep -q PORT_ERR /tmp/events || fail "no PORT_ERR event"
 expect_eq "port state down" "$(devinfo_field irdma0 state)" PORT_DOWN

@@ -21,7 +21,8 @@ watch=$!
 # starts (into a file, perftest's output comes out only at its exit).
 stdbuf -oL ib_send_bw -d irdma0 -x "$GIDX" -F -s 4096 -D 20 >/tmp/srv.log 2>&1 &
 srv=$!
-sleep 1
+wait_for -t 20 tcp_listening 18515 || { cat /tmp/srv.log; fail "the server never listened"; }
+wait_for -t 20 grep -q "async event FD" /tmp/async.log || fail "ibv_asyncwatch never started"
 stdbuf -oL ib_send_bw -d irdma0 -x "$GIDX" -F -s 4096 -D 20 $ADDR >/tmp/cli.log 2>&1 &
 cli=$!
 wait_for -t 30 grep -q "#bytes" /tmp/cli.log || { cat /tmp/cli.log; fail "traffic did not start"; }
