@@ -387,6 +387,48 @@ static void irdma_bringup_stale_ccqp_stamp_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic64_read(&sdev->db.rung_ns[ISIM_TRAP_CCQPLOW]), 0);
 }
 
+/* Clears a function's due cleanup after a few milliseconds, as a thread. */
+static int irdma_test_clear_cleanup_fn(void *data)
+{
+	struct isim_dev *sdev = data;
+
+	usleep_range(5000, 6000);
+	/* As isim_cqp_cleanup() ends, for the trap's acquire. */
+	smp_store_release(&sdev->cqp_cleanup_due, false);
+	return 0;
+}
+
+/*
+ * The CCQPLOW trap's creation of a CQP waits for the last CQP's state to
+ * go, which another CPU's thread clears (the stock driver spins for its
+ * new CQP on the CPU that wrote): done at once when none is due, done
+ * when a thread clears it, refused after a bound when nobody does (and at
+ * once with one CPU, where nobody can meanwhile).
+ */
+static void irdma_bringup_trap_awaits_cleanup_test(struct kunit *test)
+{
+	struct isim_dev *sdev = kunit_kzalloc(test, sizeof(*sdev), GFP_KERNEL);
+	struct task_struct *t;
+
+	KUNIT_ASSERT_NOT_NULL(test, sdev);
+	KUNIT_EXPECT_TRUE(test, isim_cqp_trap_await_cleanup(sdev));
+
+	WRITE_ONCE(sdev->cqp_cleanup_due, true);
+	KUNIT_EXPECT_FALSE(test, isim_cqp_trap_await_cleanup(sdev));
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(sdev->cqp_cleanup_due));
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "one CPU: no thread clears the state during a trap");
+
+	t = kthread_create(irdma_test_clear_cleanup_fn, sdev, "irdma_test_clear");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	/* Held, so that it is waited for even if the trap gave up first. */
+	get_task_struct(t);
+	wake_up_process(t);
+	KUNIT_EXPECT_TRUE(test, isim_cqp_trap_await_cleanup(sdev));
+	kthread_stop_put(t);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(sdev->cqp_cleanup_due));
+}
+
 struct irdma_test_bind {
 	struct auxiliary_device *adev;
 	struct completion done;
@@ -808,6 +850,7 @@ static struct kunit_case irdma_bringup_cases[] = {
 	KUNIT_CASE(irdma_bringup_irq_is_hard_test),
 	KUNIT_CASE(irdma_bringup_vector_enabled_unseen_test),
 	KUNIT_CASE(irdma_bringup_stale_ccqp_stamp_test),
+	KUNIT_CASE(irdma_bringup_trap_awaits_cleanup_test),
 	KUNIT_CASE_SLOW(irdma_bringup_polled_cmds_in_trap_test),
 	KUNIT_CASE(irdma_bringup_look_before_trap_test),
 	KUNIT_CASE(irdma_bringup_ws_node_in_trap_test),

@@ -284,6 +284,8 @@ static int isim_dev_create(u32 id, bool roce, bool srq, void __iomem *regs,
 	xa_init(&sdev->mgs);
 	INIT_LIST_HEAD(&sdev->peer);
 	INIT_WORK(&sdev->reset_work, isim_reset_work);
+	INIT_WORK(&sdev->faults.hold, isim_engine_hold);
+	init_completion(&sdev->faults.hold_taken);
 	isim_event_init(sdev);
 	isim_lan_init(sdev);
 	spin_lock_init(&sdev->faults.ae_lock);
@@ -356,6 +358,7 @@ err_aux:
 	isim_userdb_del(sdev);
 	sdev->dying = true;
 	cancel_work_sync(&sdev->reset_work);
+	cancel_work_sync(&sdev->faults.hold);
 	isim_engine_stop(sdev);
 err_netdev:
 	isim_netdev_destroy(sdev);
@@ -383,6 +386,8 @@ static void isim_dev_destroy(struct isim_dev *sdev)
 	/* No reset from here on; one under way finishes first. */
 	WRITE_ONCE(sdev->dying, true);
 	cancel_work_sync(&sdev->reset_work);
+	/* The knob is gone: a hold under way ends in its time. */
+	flush_work(&sdev->faults.hold);
 	/* The driver lets go of the function, then the engine stops. */
 	isim_unplug(sdev);
 	isim_userdb_del(sdev);

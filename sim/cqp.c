@@ -8,6 +8,7 @@
  */
 #include <kunit/visibility.h>
 #include <linux/bitfield.h>
+#include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/preempt.h>
 
@@ -594,6 +595,39 @@ bool isim_cqp_trap_patient(u64 start)
 	cpu_relax();
 	return true;
 }
+
+/**
+ * isim_cqp_trap_await_cleanup - wait in the CCQPLOW trap for the state of
+ * the last CQP to go, before creating the next
+ * @sdev: the simulated function
+ *
+ * A driver that binds again right after its CQP went down polls for the
+ * new one (the stock driver spins for 10 ms) on the CPU that wrote, whose
+ * engine thread cannot run meanwhile. The threads of the other CPUs clear
+ * that state, unless the host took their CPU away (tens of milliseconds
+ * under emulation) with the engine lock held: the write then takes that
+ * long, as a slow register write would, rather than leave the driver to
+ * time out. Bounded (ISIM_TRAP_CLEANUP_NS): a thread that needs this CPU
+ * first gets it after that.
+ *
+ * Context: the debug exception of a trapped write (NMI-like).
+ * Return: true if the state is gone, false if it is still to go.
+ */
+bool isim_cqp_trap_await_cleanup(struct isim_dev *sdev)
+{
+	u64 start = isim_lat_now();
+
+	/* Acquire: pairs with the cleanup's release, its state gone before. */
+	while (smp_load_acquire(&sdev->cqp_cleanup_due)) {
+		/* With no other CPU, no thread can clear it meanwhile. */
+		if (num_online_cpus() < 2 ||
+		    isim_lat_now() - start > ISIM_TRAP_CLEANUP_NS)
+			return false;
+		cpu_relax();
+	}
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(isim_cqp_trap_await_cleanup);
 
 /**
  * isim_cqp_fast - execute rung CQP WQEs right in the CQPDB trap

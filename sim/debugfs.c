@@ -6,6 +6,10 @@
  *   fail_cqp_count  how many of them fail (default 1)
  *   delay_cqp_op    CQP opcode to hold back (-1: none)
  *   delay_cqp_ms    for how long, each time
+ *   hold_engine_ms  write N to keep the engine's threads from working for
+ *                   N ms from now (at most 1000), as when the host takes
+ *                   away the CPU of the one holding the engine lock (held
+ *                   from another CPU than the writer's)
  *   raise_ae        write "CODE [ID [SOURCE]]" to post an asynchronous event
  *   reset           write 1 to reset the function as its LAN driver
  *                   would: unplug the RDMA function, reset, plug it back
@@ -19,6 +23,7 @@
  *                   BW0..BW(NUM_TC-1)" to change them as DCB does (the
  *                   driver hears before and after)
  */
+#include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/bitfield.h>
 
@@ -271,6 +276,46 @@ static const struct file_operations isim_reset_fops = {
 	.llseek = noop_llseek,
 };
 
+static ssize_t isim_hold_engine_write(struct file *file, const char __user *ubuf,
+				      size_t count, loff_t *ppos)
+{
+	struct isim_dev *sdev = file->private_data;
+	struct isim_faults *f = &sdev->faults;
+	unsigned int cpu;
+	u32 ms;
+	int err;
+
+	err = kstrtou32_from_user(ubuf, count, 0, &ms);
+	if (err)
+		return err;
+	if (ms > 1000)
+		return -EINVAL;
+	/* One at a time: a hold under way ends first. */
+	flush_work(&f->hold);
+	WRITE_ONCE(f->hold_ms, ms);
+	reinit_completion(&f->hold_taken);
+	/*
+	 * On another CPU than the writer's: a driver writing there next may
+	 * spin in a trap with interrupts off, and keep a timer of this CPU,
+	 * the hold's end, from firing.
+	 */
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	if (cpu < nr_cpu_ids)
+		queue_work_on(cpu, system_wq, &f->hold);
+	else
+		queue_work(system_unbound_wq, &f->hold);
+	/* Held from now on, for whatever the writer does next. */
+	wait_for_completion(&f->hold_taken);
+	return count;
+}
+
+static const struct file_operations isim_hold_engine_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = isim_hold_engine_write,
+	.llseek = noop_llseek,
+};
+
 /**
  * isim_debugfs_add - the function's knobs
  * @sdev: the simulated function
@@ -287,6 +332,7 @@ void isim_debugfs_add(struct isim_dev *sdev)
 	debugfs_create_u32("delay_cqp_ms", 0600, dir, &f->delay_ms);
 	debugfs_create_file("raise_ae", 0200, dir, sdev, &isim_raise_ae_fops);
 	debugfs_create_file("reset", 0200, dir, sdev, &isim_reset_fops);
+	debugfs_create_file("hold_engine_ms", 0200, dir, sdev, &isim_hold_engine_fops);
 	debugfs_create_file("stats", 0400, dir, sdev, &isim_stats_fops);
 	debugfs_create_file("lan", 0400, dir, sdev, &isim_lan_fops);
 	debugfs_create_file("latency", 0600, dir, sdev, &isim_latency_fops);

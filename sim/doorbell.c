@@ -45,9 +45,15 @@ static const u32 isim_trap_regs[ISIM_TRAPS] = {
  */
 static bool isim_doorbell_ccqp(struct isim_dev *sdev)
 {
-	u64 start = isim_lat_now();
+	u32 low = isim_rd32(sdev, IRDMA_PFPE_CCQPLOW);
+	u64 start;
 	bool done;
 
+	/* A creation: the last CQP's state goes first. */
+	if ((low || isim_rd32(sdev, IRDMA_PFPE_CCQPHIGH)) &&
+	    !isim_cqp_trap_await_cleanup(sdev))
+		return false;
+	start = isim_lat_now();
 	while (!spin_trylock(&sdev->cqp_lock))
 		if (!isim_cqp_trap_patient(start))
 			return false;

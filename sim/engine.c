@@ -367,6 +367,24 @@ static int isim_engine_thread(void *data)
 }
 
 /**
+ * isim_engine_hold - keep the engine's threads from working for a while
+ * @work: the function's faults.hold
+ *
+ * Holds the engine lock for faults.hold_ms, as a thread holding it does
+ * when the host takes its CPU away (tens of milliseconds under
+ * emulation): whatever only the threads do waits meanwhile.
+ */
+void isim_engine_hold(struct work_struct *work)
+{
+	struct isim_dev *sdev = container_of(work, struct isim_dev, faults.hold);
+
+	mutex_lock(&sdev->engine_lock);
+	complete(&sdev->faults.hold_taken);
+	msleep(READ_ONCE(sdev->faults.hold_ms));
+	mutex_unlock(&sdev->engine_lock);
+}
+
+/**
  * isim_engine_start - start the function's engine threads
  * @sdev: the simulated function
  *

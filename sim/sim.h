@@ -61,6 +61,8 @@ struct seq_file;
  * is for a driver that spins.
  */
 #define ISIM_CQP_MIN_NS	(200 * NSEC_PER_USEC)
+/* How long the CCQPLOW trap waits for the last CQP's state to go. */
+#define ISIM_TRAP_CLEANUP_NS	(200 * NSEC_PER_MSEC)
 
 /* Doorbell registers read back this value once the engine took a write. */
 #define ISIM_DB_IDLE		0xffffffff
@@ -563,12 +565,18 @@ struct isim_doorbell {
  * @delay_ms: how long to hold it
  * @ae_lock: protects @aes
  * @aes: asynchronous events to post (code << 32 | QP/CQ id)
+ * @hold_ms: how long @hold keeps the engine lock
+ * @hold: holds the engine lock, as a thread whose CPU the host took away
+ * @hold_taken: @hold has the lock
  */
 struct isim_faults {
 	s32 fail_op;
 	u32 fail_count;
 	s32 delay_op;
 	u32 delay_ms;
+	u32 hold_ms;
+	struct work_struct hold;
+	struct completion hold_taken;
 	spinlock_t ae_lock; /* the queue of events to raise */
 	DECLARE_KFIFO(aes, u64, 16);
 };
@@ -961,6 +969,7 @@ void isim_qos_get(struct isim_dev *sdev, struct irdma_sim_qos *qos);
 /* engine.c */
 int isim_engine_start(struct isim_dev *sdev);
 void isim_engine_stop(struct isim_dev *sdev);
+void isim_engine_hold(struct work_struct *work);
 bool isim_engine_step(struct isim_dev *sdev, bool *quick);
 void isim_engine_kick(struct isim_dev *sdev);
 void isim_engine_kick_here(struct isim_dev *sdev);
@@ -985,6 +994,7 @@ void isim_userdb_del(struct isim_dev *sdev);
 
 /* cqp.c, the trap's part */
 bool isim_cqp_trap_patient(u64 start);
+bool isim_cqp_trap_await_cleanup(struct isim_dev *sdev);
 /* What a trap leaves to be done after it (isim_cqp_fast()). */
 #define ISIM_TRAP_LEFT_THREADS	BIT(0)
 #define ISIM_TRAP_LEFT_EVENT	BIT(1)
