@@ -131,5 +131,7 @@ sed -n 's/^   explain //p' "$simdoc" >/tmp/explained
 /tmp/trace-diff "$OUT/stock.raw" "$OUT/ours-ice.raw" /tmp/explained >"$OUT/diff"
 rc=$?
 cat "$OUT/diff"
-[ $rc -eq 0 ] || fail "the drivers' traces differ where $simdoc explains nothing"
+# The first unexplained difference in the failure's own line, with its phase.
+first=$(awk '/^== phase/ { ph = $3 } /UNEXPLAINED/ { print ph " " prev; exit } { prev = $0 }' "$OUT/diff" | cut -c1-240)
+[ $rc -eq 0 ] || fail "the drivers' traces differ where $simdoc explains nothing (first: $first)"
 echo "PASS: $(sed -n 's/^compared: //p' "$OUT/diff")"
