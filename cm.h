@@ -160,4 +160,165 @@ u32 irdma_cm_tcp_build(u8 *buf, const struct irdma_cm_seg *s);
 int irdma_cm_tcp_parse(const u8 *buf, u32 len, bool ipv4,
 		       struct irdma_cm_rx *rx);
 
+/*
+ * One connection while the connection manager owns it (cm_node.c): the
+ * states of its software TCP and of the MPA exchange on top.
+ */
+enum irdma_cm_state {
+	IRDMA_CM_IDLE,		/* made: nothing sent or taken yet */
+	IRDMA_CM_SYN_SENT,
+	IRDMA_CM_SYN_RCVD,
+	IRDMA_CM_ESTABLISHED,	/* passive: the MPA request awaited */
+	IRDMA_CM_MPAREQ_SENT,
+	IRDMA_CM_MPAREQ_RCVD,	/* passive: the consumer decides */
+	IRDMA_CM_MPAREJ_RCVD,	/* active: rejected, the peer's FIN awaited */
+	IRDMA_CM_OFFLOADED,	/* the QP has the connection */
+	IRDMA_CM_FIN_WAIT1,
+	IRDMA_CM_FIN_WAIT2,
+	IRDMA_CM_TIME_WAIT,
+	IRDMA_CM_LAST_ACK,
+	IRDMA_CM_CLOSING,
+	IRDMA_CM_CLOSED,
+};
+
+/* What a node tells its owner. */
+enum irdma_cm_event {
+	IRDMA_CM_EV_MPA_REQUEST,	/* passive: the peer's request came */
+	IRDMA_CM_EV_CONNECTED,		/* active: the peer accepted */
+	IRDMA_CM_EV_REJECTED,		/* active: the peer rejected */
+	IRDMA_CM_EV_ABORTED,		/* active: the open failed; closed */
+	IRDMA_CM_EV_GONE,		/* closed, nobody to tell */
+};
+
+struct irdma_cm_node;
+
+/**
+ * struct irdma_cm_node_ops - a node's owner
+ * @xmit: send a segment (through the ILQ); a failed send is retransmitted
+ *	as a lost one would be
+ * @event: what happened; after %IRDMA_CM_EV_ABORTED and %IRDMA_CM_EV_GONE
+ *	the node is closed and its owner's to free
+ */
+struct irdma_cm_node_ops {
+	int (*xmit)(struct irdma_cm_node *n, const struct irdma_cm_seg *s);
+	void (*event)(struct irdma_cm_node *n, enum irdma_cm_event ev);
+};
+
+/**
+ * struct irdma_cm_node_cfg - a node's numbers, when it is made
+ * @local_port: this side's port
+ * @remote_port: the peer's
+ * @isn: the initial sequence number
+ * @mss: the MSS offered (the MTU less the IP and TCP headers)
+ * @rcv_wnd: the receive window, as carried (unscaled)
+ * @rcv_wscale: the window scale offered
+ * @ipv4: an IPv4 connection
+ * @mpa: the MPA revision offered (2, or 1), the flags and, for an active
+ *	node, the request's private data
+ * @ird: this side's IRD
+ * @ord: this side's ORD
+ */
+struct irdma_cm_node_cfg {
+	u16 local_port;
+	u16 remote_port;
+	u32 isn;
+	u16 mss;
+	u16 rcv_wnd;
+	u8 rcv_wscale;
+	bool ipv4;
+	struct irdma_mpa_frame mpa;
+	u16 ird;
+	u16 ord;
+};
+
+/**
+ * struct irdma_cm_rexmit - the one segment a node keeps to retransmit
+ * @armed: there is one
+ * @flags: its flags
+ * @seq: its sequence number
+ * @len: its payload's length
+ * @left: retransmissions left
+ * @due: when the next one goes, in jiffies
+ * @payload: its payload (an MPA frame)
+ */
+struct irdma_cm_rexmit {
+	bool armed;
+	u8 flags;
+	u32 seq;
+	u16 len;
+	u8 left;
+	unsigned long due;
+	u8 payload[IRDMA_MPA_MAX_FRAME];
+};
+
+/**
+ * struct irdma_cm_node - one connection in the connection manager's hands
+ * @ops: its owner
+ * @state: where it is
+ * @active: this side opened it
+ * @ipv4: an IPv4 connection
+ * @local_port: this side's port
+ * @remote_port: the peer's
+ * @snd_nxt: the next sequence number to send
+ * @rcv_nxt: the next one expected
+ * @snd_wnd: the peer's window, scaled
+ * @rcv_wnd: this side's, as carried
+ * @mss: the MSS, the smaller of both sides'
+ * @rcv_wscale: this side's window scale
+ * @snd_wscale: the peer's
+ * @ack_rcvd: the kept segment (an MPA request) was acknowledged: it waits
+ *	for its answer, unsent again
+ * @peer_reset: the peer reset the connection while the consumer decided
+ * @time_wait: TIME_WAIT's timer runs
+ * @time_wait_due: when it ends, in jiffies
+ * @rexmit: the segment kept to retransmit
+ * @mpa: this side's MPA offer (the revision drops to 1 for a peer of 1)
+ * @peer: the peer's MPA request or reply, once taken (its private data
+ *	points into the segment it came in: valid during the event only)
+ * @ird: this side's IRD, negotiated
+ * @ord: this side's ORD, negotiated
+ * @rtr: the ready-to-receive message negotiated (%IRDMA_RTR_*)
+ * @priv: the owner's
+ */
+struct irdma_cm_node {
+	const struct irdma_cm_node_ops *ops;
+	enum irdma_cm_state state;
+	bool active;
+	bool ipv4;
+	u16 local_port;
+	u16 remote_port;
+	u32 snd_nxt;
+	u32 rcv_nxt;
+	u32 snd_wnd;
+	u16 rcv_wnd;
+	u16 mss;
+	u8 rcv_wscale;
+	u8 snd_wscale;
+	bool ack_rcvd;
+	bool peer_reset;
+	bool time_wait;
+	unsigned long time_wait_due;
+	struct irdma_cm_rexmit rexmit;
+	struct irdma_mpa_frame mpa;
+	struct irdma_mpa_frame peer;
+	u16 ird;
+	u16 ord;
+	u8 rtr;
+	void *priv;
+};
+
+void irdma_cm_node_init(struct irdma_cm_node *n,
+			const struct irdma_cm_node_ops *ops,
+			const struct irdma_cm_node_cfg *cfg);
+int irdma_cm_node_connect(struct irdma_cm_node *n, unsigned long now);
+int irdma_cm_node_syn(struct irdma_cm_node *n, const struct irdma_cm_rx *rx);
+int irdma_cm_node_synack(struct irdma_cm_node *n, unsigned long now);
+void irdma_cm_node_rx(struct irdma_cm_node *n, const struct irdma_cm_rx *rx,
+		      unsigned long now);
+int irdma_cm_node_accept(struct irdma_cm_node *n);
+int irdma_cm_node_reject(struct irdma_cm_node *n, const void *pdata, u16 len,
+			 unsigned long now);
+bool irdma_cm_node_tick(struct irdma_cm_node *n, unsigned long now);
+unsigned long irdma_cm_node_next_due(const struct irdma_cm_node *n);
+
 #endif /* IRDMA_CM_H */
