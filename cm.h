@@ -262,6 +262,7 @@ struct irdma_cm_rexmit {
  * @snd_nxt: the next sequence number to send
  * @rcv_nxt: the next one expected
  * @snd_wnd: the peer's window, scaled
+ * @max_snd_wnd: the largest it offered
  * @rcv_wnd: this side's, as carried
  * @mss: the MSS, the smaller of both sides'
  * @rcv_wscale: this side's window scale
@@ -290,6 +291,7 @@ struct irdma_cm_node {
 	u32 snd_nxt;
 	u32 rcv_nxt;
 	u32 snd_wnd;
+	u32 max_snd_wnd;
 	u16 rcv_wnd;
 	u16 mss;
 	u8 rcv_wscale;

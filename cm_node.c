@@ -118,6 +118,7 @@ static void irdma_cm_take_options(struct irdma_cm_node *n,
 		n->snd_wscale = rx->has_wscale ? rx->wscale : 0;
 	}
 	n->snd_wnd = (u32)rx->window << n->snd_wscale;
+	n->max_snd_wnd = max(n->max_snd_wnd, n->snd_wnd);
 }
 
 /*

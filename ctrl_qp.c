@@ -107,6 +107,107 @@ void irdma_qp_ctx_write(__le64 *ctx, const struct irdma_qp_hw_info *info)
 }
 EXPORT_SYMBOL_IF_KUNIT(irdma_qp_ctx_write);
 
+/* The connection's part of an iWARP context: its numbers and addresses. */
+static void irdma_qp_ctx_iwarp_tcp(__le64 *ctx, const struct irdma_qp_hw_info *info)
+{
+	const struct irdma_iwarp_conn *c = info->conn;
+	u8 tos = info->tos;
+
+	/* ECN is on: a TOS without ECN bits says ECT(0). */
+	if (!(tos & 3))
+		tos |= IRDMA_QPC_TOS_ECT0;
+	ctx[0] |= cpu_to_le64(FIELD_PREP(IRDMA_QPC_IPV4, info->ipv4) |
+			      FIELD_PREP(IRDMA_QPC_INSERTVLANTAG, info->insert_vlan) |
+			      IRDMA_QPC_DROPOOOSEG);
+	ctx[3] |= cpu_to_le64(FIELD_PREP(IRDMA_QPC_TTL, info->ttl) |
+			      FIELD_PREP(IRDMA_QPC_TOS, tos) |
+			      FIELD_PREP(IRDMA_QPC_SRCPORTNUM, info->src_port) |
+			      FIELD_PREP(IRDMA_QPC_DESTPORTNUM, c->dst_port));
+	irdma_ctx_ip(ctx, 5, 4, info->dest_ip);
+	ctx[6] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_SNDMSS, info->mss) |
+			     FIELD_PREP(IRDMA_QPC_VLANTAG, info->vlan) |
+			     FIELD_PREP(IRDMA_QPC_ARPIDX, info->arp_idx));
+	ctx[7] |= cpu_to_le64(FIELD_PREP(IRDMA_QPC_FLOWLABEL, info->flow_label) |
+			      IRDMA_QPC_WSCALE | IRDMA_QPC_IGNORE_TCP_OPT |
+			      IRDMA_QPC_IGNORE_TCP_UNS_OPT |
+			      FIELD_PREP(IRDMA_QPC_TCPSTATE, IRDMA_TCP_STATE_ESTABLISHED) |
+			      FIELD_PREP(IRDMA_QPC_RCVSCALE, c->rcv_wscale) |
+			      FIELD_PREP(IRDMA_QPC_SNDSCALE, c->snd_wscale));
+	ctx[10] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_TCP_LO, c->snd_nxt) |
+			      FIELD_PREP(IRDMA_QPC_TCP_HI, c->snd_wnd));
+	ctx[11] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_TCP_LO, c->rcv_nxt) |
+			      FIELD_PREP(IRDMA_QPC_TCP_HI, c->rcv_wnd));
+	/* Nothing in flight: the highest sent is the oldest unacknowledged. */
+	ctx[12] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_TCP_LO, c->snd_nxt) |
+			      FIELD_PREP(IRDMA_QPC_TCP_HI, c->snd_nxt));
+	/* No RTT measured yet: its variance 6; congestion window 2 MSS. */
+	ctx[13] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_TCP_HI, 6));
+	ctx[14] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_TCP_LO, 0x3fffffff) |
+			      FIELD_PREP(IRDMA_QPC_TCP_HI, 2 * info->mss));
+	/* The last window update: the segment before the hand-over. */
+	ctx[15] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_TCP_LO, c->rcv_nxt) |
+			      FIELD_PREP(IRDMA_QPC_TCP_HI, c->snd_nxt));
+	ctx[16] |= cpu_to_le64(FIELD_PREP(IRDMA_QPC_MAXSNDWND, c->max_snd_wnd) |
+			       FIELD_PREP(IRDMA_QPC_REXMIT_THRESH, 8));
+	ctx[20] |= cpu_to_le64(FIELD_PREP(IRDMA_QPC_SNDMARKERS, c->snd_markers) |
+			       FIELD_PREP(IRDMA_QPC_RCVMARKOFFSET, c->rcv_nxt) |
+			       FIELD_PREP(IRDMA_QPC_SNDMARKOFFSET, c->snd_markers ?
+					  c->snd_mark_offset : c->snd_nxt));
+	irdma_ctx_ip(ctx, 24, 23, info->src_ip);
+	ctx[26] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_REMENDPOINTIDX,
+					 info->rem_endpoint));
+}
+
+/**
+ * irdma_qp_ctx_write_iwarp - fill an iWARP QP's host context
+ * @ctx: the 256 bytes
+ * @info: the QP; with @info->conn, the connection it takes over (at the
+ *	move to RTS), else the QP alone (at its creation)
+ *
+ * DDP and RDMAP version 1, MPA CRCs, ECN, the IEQ for exceptions; reads
+ * from the peer allowed (InfiniBand-style read semantics, as on every
+ * GEN_2 function), fast registration for kernel QPs.
+ */
+void irdma_qp_ctx_write_iwarp(__le64 *ctx, const struct irdma_qp_hw_info *info)
+{
+	memset(ctx, 0, IRDMA_QP_CTX_SIZE);
+	ctx[0] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_DDP_VER, 1) |
+			     IRDMA_QPC_IBRDENABLE |
+			     FIELD_PREP(IRDMA_QPC_RQWQESIZE, info->rq_shift) |
+			     IRDMA_QPC_ECN_EN |
+			     FIELD_PREP(IRDMA_QPC_ERR_RQ_IDX_VALID, info->err_rq_idx_valid) |
+			     FIELD_PREP(IRDMA_QPC_PDIDXHI, info->pd >> 16) |
+			     FIELD_PREP(IRDMA_QPC_PPIDX, info->push ? info->push_idx : 0) |
+			     FIELD_PREP(IRDMA_QPC_PMENA, info->push) |
+			     FIELD_PREP(IRDMA_QPC_RDMAP_VER, 1));
+	ctx[1] = cpu_to_le64(info->sq_pa);
+	ctx[2] = cpu_to_le64(info->rq_pa);
+	ctx[3] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_RQSIZE,
+					irdma_qp_size_code(info->rq_quanta)) |
+			     FIELD_PREP(IRDMA_QPC_SQSIZE,
+					irdma_qp_size_code(info->sq_quanta)));
+	ctx[7] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_PDIDX, info->pd & 0xffff));
+	ctx[16] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_ERR_RQ_IDX, info->err_rq_idx) |
+			      FIELD_PREP(IRDMA_QPC_RTOMIN, 5));
+	ctx[17] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_TXCQNUM, info->send_cq) |
+			      FIELD_PREP(IRDMA_QPC_RXCQNUM, info->recv_cq));
+	ctx[18] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_Q2ADDR, info->q2_pa >> 8));
+	ctx[19] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_MACADDR,
+					 ether_addr_to_u64(info->mac)));
+	ctx[20] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_ORDSIZE, info->ord) |
+			      FIELD_PREP(IRDMA_QPC_IRDSIZE, irdma_ird_code(info->ird)) |
+			      IRDMA_QPC_WRRDRSPOK | IRDMA_QPC_RDOK | IRDMA_QPC_BINDEN |
+			      FIELD_PREP(IRDMA_QPC_FASTREGEN, info->kernel) |
+			      FIELD_PREP(IRDMA_QPC_PRIVEN, info->kernel) |
+			      IRDMA_QPC_IWARPMODE);
+	ctx[IRDMA_QPC_COMPL_CTX_QWORD] = cpu_to_le64(info->compl_ctx);
+	ctx[22] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_QSHANDLE, info->qs_handle) |
+			      FIELD_PREP(IRDMA_QPC_EXCEPTION_LAN_QUEUE, info->ieq_qp));
+	if (info->conn)
+		irdma_qp_ctx_iwarp_tcp(ctx, info);
+}
+EXPORT_SYMBOL_IF_KUNIT(irdma_qp_ctx_write_iwarp);
+
 static u64 irdma_qp_hdr(const struct irdma_qp_hw_info *info)
 {
 	return FIELD_PREP(IRDMA_QPCMD_QPID, info->id) |

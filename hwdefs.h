@@ -791,6 +791,34 @@ enum irdma_qp_hw_state {
 #define IRDMA_QPC_SRQ_ID		GENMASK_ULL(15, 0)	/* q25 */
 #define IRDMA_QPC_REMENDPOINTIDX	GENMASK_ULL(16, 0)	/* q26 */
 #define IRDMA_QPC_COMPL_CTX_QWORD	21
+
+/*
+ * The same context of an iWARP QP: where it differs from RoCEv2's, and
+ * the TCP connection it takes over (qwords 9 to 16).
+ */
+#define IRDMA_QPC_DDP_VER		GENMASK_ULL(1, 0)	/* q0 */
+#define IRDMA_QPC_IBRDENABLE		BIT_ULL(2)
+#define IRDMA_QPC_ECN_EN		BIT_ULL(14)
+#define IRDMA_QPC_DROPOOOSEG		BIT_ULL(15)
+#define IRDMA_QPC_RDMAP_VER		GENMASK_ULL(63, 62)
+#define IRDMA_QPC_WSCALE		BIT_ULL(20)		/* q7 */
+#define IRDMA_QPC_IGNORE_TCP_OPT	BIT_ULL(22)
+#define IRDMA_QPC_IGNORE_TCP_UNS_OPT	BIT_ULL(23)
+#define IRDMA_QPC_TCPSTATE		GENMASK_ULL(31, 28)
+#define IRDMA_QPC_RCVSCALE		GENMASK_ULL(35, 32)
+#define IRDMA_QPC_SNDSCALE		GENMASK_ULL(43, 40)
+#define IRDMA_QPC_TCP_LO		GENMASK_ULL(31, 0)	/* q10 to q15 */
+#define IRDMA_QPC_TCP_HI		GENMASK_ULL(63, 32)
+#define IRDMA_QPC_MAXSNDWND		GENMASK_ULL(31, 0)	/* q16 */
+#define IRDMA_QPC_Q2ADDR		GENMASK_ULL(63, 8)	/* q18 */
+#define IRDMA_QPC_SNDMARKERS		BIT_ULL(22)		/* q20 */
+#define IRDMA_QPC_IWARPMODE		BIT_ULL(28)
+#define IRDMA_QPC_RCVMARKOFFSET		GENMASK_ULL(40, 32)
+#define IRDMA_QPC_SNDMARKOFFSET		GENMASK_ULL(56, 48)
+#define IRDMA_QPC_EXCEPTION_LAN_QUEUE	GENMASK_ULL(43, 32)	/* q22 */
+#define IRDMA_TCP_STATE_ESTABLISHED	5
+/* ECT(0), for a TOS whose ECN bits are clear (ECN is on). */
+#define IRDMA_QPC_TOS_ECT0		2
 #define IRDMA_ROCE_UDP_DPORT		4791
 
 /* WORK_SCHED_NODE: a node of the transmit scheduler tree. */

@@ -768,6 +768,10 @@ void irdma_build_destroy_aeq(struct irdma_cqp_wqe *cmd, u32 size,
  * @srq_id: that SRQ
  * @push: the QP has a push page
  * @push_idx: its index
+ * @q2_pa: iWARP: device address of the Q2 buffer (256-byte aligned)
+ * @ieq_qp: iWARP: the exception queue's QP (the IEQ)
+ * @conn: iWARP: the connection, once the QP takes it over (NULL at
+ *	creation)
  */
 struct irdma_qp_hw_info {
 	u32 id;
@@ -815,6 +819,37 @@ struct irdma_qp_hw_info {
 	u32 srq_id;
 	bool push;
 	u32 push_idx;
+	dma_addr_t q2_pa;
+	u16 ieq_qp;
+	const struct irdma_iwarp_conn *conn;
+};
+
+/**
+ * struct irdma_iwarp_conn - the TCP connection an iWARP QP takes over from
+ * the connection manager (its addresses, ports but the peer's, MSS, VLAN
+ * and ARP entry are in struct irdma_qp_hw_info)
+ * @dst_port: the peer's port
+ * @snd_nxt: the next sequence number to send
+ * @snd_wnd: the peer's window, scaled
+ * @max_snd_wnd: the largest the peer offered
+ * @rcv_nxt: the next sequence number expected
+ * @rcv_wnd: this side's window, scaled
+ * @snd_wscale: the peer's window scale
+ * @rcv_wscale: this side's
+ * @snd_markers: the peer asked for markers in what it receives
+ * @snd_mark_offset: where the first marker goes, with @snd_markers
+ */
+struct irdma_iwarp_conn {
+	u16 dst_port;
+	u32 snd_nxt;
+	u32 snd_wnd;
+	u32 max_snd_wnd;
+	u32 rcv_nxt;
+	u32 rcv_wnd;
+	u8 snd_wscale;
+	u8 rcv_wscale;
+	bool snd_markers;
+	u16 snd_mark_offset;
 };
 
 /* Flags of a MODIFY_QP besides the next state. */
@@ -824,6 +859,7 @@ struct irdma_qp_hw_info {
 
 /* ctrl_qp.c: QP contexts and the commands on QPs */
 void irdma_qp_ctx_write(__le64 *ctx, const struct irdma_qp_hw_info *info);
+void irdma_qp_ctx_write_iwarp(__le64 *ctx, const struct irdma_qp_hw_info *info);
 void irdma_build_create_qp(struct irdma_cqp_wqe *cmd,
 			   const struct irdma_qp_hw_info *info);
 void irdma_build_modify_qp(struct irdma_cqp_wqe *cmd,

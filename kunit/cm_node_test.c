@@ -201,6 +201,7 @@ static void irdma_cm_node_accept_test(struct kunit *test)
 	/* Windows scaled by the peer's shift: 0xffff << 2. */
 	KUNIT_EXPECT_EQ(test, w->a.node.snd_wnd, 0x3fffc);
 	KUNIT_EXPECT_EQ(test, w->p.node.snd_wnd, 0x3fffc);
+	KUNIT_EXPECT_EQ(test, w->a.node.max_snd_wnd, 0x3fffc);
 	KUNIT_EXPECT_EQ(test, w->a.node.snd_nxt, w->p.node.rcv_nxt);
 	KUNIT_EXPECT_EQ(test, w->p.node.snd_nxt, w->a.node.rcv_nxt);
 	/* The ISN wrapped: SYN 0xfffffff0, then the request from ...f1. */

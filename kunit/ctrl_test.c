@@ -177,6 +177,92 @@ static void irdma_qp_ctx_psn_err_test(struct kunit *test)
 }
 
 /*
+ * An iWARP QP's context (worked out by hand from the stock driver's field
+ * layout): at creation the QP alone (DDP/RDMAP version 1, ECN, reads, the
+ * IEQ as exception queue, the Q2 buffer, iWARP mode); at the move to RTS
+ * the connection too (its numbers in qwords 10 to 15, ESTABLISHED, window
+ * scales, MSS, VLAN, ARP entry, TOS with ECT(0), the marker offsets from
+ * the sequence numbers).
+ */
+static void irdma_qp_ctx_iwarp_test(struct kunit *test)
+{
+	struct irdma_qp_hw_info info = {
+		.sq_pa = 0x1000, .rq_pa = 0x2000, .sq_quanta = 256,
+		.rq_quanta = 128, .rq_shift = 2, .send_cq = 3, .recv_cq = 4,
+		.pd = 0x12345, .compl_ctx = 0xabcdef, .qs_handle = 0x11,
+		.kernel = true, .mac = { 0, 1, 2, 3, 4, 5 }, .ird = 127,
+		.ord = 32, .q2_pa = 0x123400, .ieq_qp = 2,
+	};
+	struct irdma_iwarp_conn conn = {
+		.dst_port = 33000, .snd_nxt = 0x1001, .snd_wnd = 0x3fffc,
+		.max_snd_wnd = 0x3fffc, .rcv_nxt = 0xe, .rcv_wnd = 0x3fffc,
+		.snd_wscale = 2, .rcv_wscale = 2,
+	};
+	__le64 *ctx = kunit_kzalloc(test, IRDMA_QP_CTX_SIZE, GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	irdma_qp_ctx_write_iwarp(ctx, &info);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[0]), 0x4000000000104205ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[1]), 0x1000ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[2]), 0x2000ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[3]), 0x6500ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[7]), 0x2345000000000000ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[16]), 0x0a00000000000000ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[17]), 0x0000000400000003ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[18]), 0x123400ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[19]), 0x0001020304050000ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[20]), 0x13b40020ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[21]), 0xabcdefULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[22]), 0x0000000200110000ULL);
+	/* No connection yet: no addresses, ports or numbers. */
+	for (i = 4; i <= 15; i++)
+		if (i != 7)
+			KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[i]), 0ULL);
+	for (i = 23; i < IRDMA_QP_CTX_SIZE / 8; i++)
+		KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[i]), 0ULL);
+
+	info.conn = &conn;
+	info.ipv4 = true;
+	info.insert_vlan = true;
+	info.vlan = 0x2064;
+	info.ttl = 0x40;
+	info.src_port = 20000;
+	info.dest_ip[3] = 0xc0a84d02;
+	info.src_ip[3] = 0xc0a84d01;
+	info.mss = 1460;
+	info.arp_idx = 7;
+	info.rem_endpoint = 7;
+	irdma_qp_ctx_write_iwarp(ctx, &info);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[0]), 0x400000000010c22dULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[3]), 0x80e84e2002006540ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[4]), 0xc0a84d02ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[5]), 0ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[6]), 0x0007206405b40000ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[7]), 0x2345020250d00000ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[9]), 0ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[10]), 0x0003fffc00001001ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[11]), 0x0003fffc0000000eULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[12]), 0x0000100100001001ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[13]), 0x0000000600000000ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[14]), 0x00000b683fffffffULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[15]), 0x000010010000000eULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[16]), 0x0a0800000003fffcULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[20]), 0x0001000e13b40020ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[23]), 0xc0a84d01ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[24]), 0ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[26]), 7ULL);
+
+	/* A TOS with ECN bits keeps them; one without gets ECT(0). */
+	info.tos = 0x11;
+	irdma_qp_ctx_write_iwarp(ctx, &info);
+	KUNIT_EXPECT_EQ(test, (le64_to_cpu(ctx[3]) >> 24) & 0xff, 0x11ULL);
+	info.tos = 0x10;
+	irdma_qp_ctx_write_iwarp(ctx, &info);
+	KUNIT_EXPECT_EQ(test, (le64_to_cpu(ctx[3]) >> 24) & 0xff, 0x12ULL);
+}
+
+/*
  * QP commands of a user QP whose rings are behind PBLEs: CREATE_QP and
  * MODIFY_QP say VQ (bit 45), DESTROY_QP does not (as the stock driver's:
  * id, type 3 at 50:48, REMOVEHASHENTRY at 55).
@@ -331,6 +417,7 @@ static struct kunit_case irdma_ctrl_cases[] = {
 	KUNIT_CASE(irdma_build_eq_test),
 	KUNIT_CASE(irdma_build_qp_hdr_test),
 	KUNIT_CASE(irdma_qp_ctx_psn_err_test),
+	KUNIT_CASE(irdma_qp_ctx_iwarp_test),
 	KUNIT_CASE(irdma_cqp_hdr_test),
 	KUNIT_CASE(irdma_cqp_set_hdr_test),
 	KUNIT_CASE(irdma_addr_order_test),
