@@ -309,26 +309,27 @@ static int irdma_cm_rx_ack(struct irdma_cm_node *n,
 {
 	if (!irdma_cm_seq_ok(n, rx))
 		return -EINVAL;
-	if (rx->payload_len)
-		n->rcv_nxt = rx->seq + rx->payload_len;
 
+	/* Data is taken where an MPA frame is awaited, and only there. */
 	switch (n->state) {
 	case IRDMA_CM_SYN_RCVD:
 		irdma_cm_stop_rexmit(n);
 		irdma_cm_take_options(n, rx);
 		n->state = IRDMA_CM_ESTABLISHED;
-		if (rx->payload_len)
-			irdma_cm_rx_request(n, rx);
-		break;
+		fallthrough;
 	case IRDMA_CM_ESTABLISHED:
-		if (rx->payload_len)
+		if (rx->payload_len) {
+			n->rcv_nxt = rx->seq + rx->payload_len;
 			irdma_cm_rx_request(n, rx);
+		}
 		break;
 	case IRDMA_CM_MPAREQ_SENT:
-		if (rx->payload_len)
+		if (rx->payload_len) {
+			n->rcv_nxt = rx->seq + rx->payload_len;
 			irdma_cm_rx_reply(n, rx);
-		else
+		} else {
 			n->ack_rcvd = true;
+		}
 		break;
 	case IRDMA_CM_FIN_WAIT1:
 		irdma_cm_stop_rexmit(n);

@@ -374,8 +374,8 @@ static void irdma_cm_node_bad_numbers_test(struct kunit *test)
 
 /*
  * A peer that resets while the consumer decides: the node waits for the
- * decision, and an accept then fails with -ECONNRESET. A malformed MPA
- * request is answered with a reset.
+ * decision (data meanwhile is not taken), and an accept then fails with
+ * -ECONNRESET. A malformed MPA request is answered with a reset.
  */
 static void irdma_cm_node_reset_while_deciding_test(struct kunit *test)
 {
@@ -384,10 +384,20 @@ static void irdma_cm_node_reset_while_deciding_test(struct kunit *test)
 		.ipv4 = true, .local_port = 20000, .remote_port = 33000,
 		.flags = TCPHDR_RST,
 	};
+	struct irdma_cm_rx data = {
+		.ipv4 = true, .local_port = 20000, .remote_port = 33000,
+		.flags = TCPHDR_ACK, .payload = (const u8 *)"x", .payload_len = 1,
+	};
 
 	KUNIT_ASSERT_EQ(test, irdma_cm_node_connect(&w->a.node, w->now), 0);
 	cm_test_run(test, w);
 	KUNIT_ASSERT_EQ(test, w->p.node.state, IRDMA_CM_MPAREQ_RCVD);
+	/* Data while the consumer decides is not taken. */
+	data.seq = w->p.node.rcv_nxt;
+	data.ack = w->p.node.snd_nxt;
+	irdma_cm_node_rx(&w->p.node, &data, w->now);
+	KUNIT_EXPECT_EQ(test, w->p.node.rcv_nxt, data.seq);
+	KUNIT_EXPECT_EQ(test, w->p.events, 1);
 	irdma_cm_node_rx(&w->p.node, &rx, w->now);
 	KUNIT_EXPECT_EQ(test, w->p.node.state, IRDMA_CM_MPAREQ_RCVD);
 	KUNIT_EXPECT_EQ(test, irdma_cm_node_accept(&w->p.node), -ECONNRESET);
