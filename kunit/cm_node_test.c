@@ -151,6 +151,15 @@ static void cm_test_run(struct kunit *test, struct cm_pair *w)
 	}
 }
 
+/* The active open given up: a reset sent, the consumer told, closed. */
+static void cm_test_expect_aborted(struct kunit *test, struct cm_side *side)
+{
+	KUNIT_EXPECT_EQ(test, side->last_flags, TCPHDR_RST | TCPHDR_ACK);
+	KUNIT_EXPECT_EQ(test, side->node.state, IRDMA_CM_CLOSED);
+	KUNIT_ASSERT_EQ(test, side->events, 1);
+	KUNIT_EXPECT_EQ(test, side->ev[0], IRDMA_CM_EV_ABORTED);
+}
+
 /* The passive side's QP sends its MPA reply (the node no longer sends). */
 static void cm_test_qp_reply(struct kunit *test, struct cm_pair *w,
 			     const char *pdata)
@@ -294,10 +303,7 @@ static void irdma_cm_node_retrans_test(struct kunit *test)
 	t = irdma_cm_node_next_due(&w->a.node);
 	KUNIT_EXPECT_EQ(test, t - start, 363 * HZ);
 	KUNIT_EXPECT_FALSE(test, irdma_cm_node_tick(&w->a.node, t));
-	KUNIT_EXPECT_EQ(test, w->a.last_flags, TCPHDR_RST | TCPHDR_ACK);
-	KUNIT_EXPECT_EQ(test, w->a.node.state, IRDMA_CM_CLOSED);
-	KUNIT_ASSERT_EQ(test, w->a.events, 1);
-	KUNIT_EXPECT_EQ(test, w->a.ev[0], IRDMA_CM_EV_ABORTED);
+	cm_test_expect_aborted(test, &w->a);
 }
 
 /*
@@ -366,10 +372,7 @@ static void irdma_cm_node_bad_numbers_test(struct kunit *test)
 		.flags = TCPHDR_SYN | TCPHDR_ACK, .seq = 5, .ack = 0x1234,
 	};
 	irdma_cm_node_rx(&w->a.node, &rx, w->now);
-	KUNIT_EXPECT_EQ(test, w->a.last_flags, TCPHDR_RST | TCPHDR_ACK);
-	KUNIT_EXPECT_EQ(test, w->a.node.state, IRDMA_CM_CLOSED);
-	KUNIT_ASSERT_EQ(test, w->a.events, 1);
-	KUNIT_EXPECT_EQ(test, w->a.ev[0], IRDMA_CM_EV_ABORTED);
+	cm_test_expect_aborted(test, &w->a);
 }
 
 /*

@@ -198,29 +198,33 @@ static void irdma_qp_ctx_iwarp_test(struct kunit *test)
 		.max_snd_wnd = 0x3fffc, .rcv_nxt = 0xe, .rcv_wnd = 0x3fffc,
 		.snd_wscale = 2, .rcv_wscale = 2,
 	};
+	/* Every qword of the 32, zeros included (no connection, no addresses). */
+	static const u64 created[IRDMA_QP_CTX_SIZE / 8] = {
+		[0] = 0x4000000000104205ULL, [1] = 0x1000, [2] = 0x2000,
+		[3] = 0x6500, [7] = 0x2345000000000000ULL,
+		[16] = 0x0a00000000000000ULL, [17] = 0x0000000400000003ULL,
+		[18] = 0x123400, [19] = 0x0001020304050000ULL,
+		[20] = 0x13b40020, [21] = 0xabcdef, [22] = 0x0000000200110000ULL,
+	};
+	static const u64 connected[IRDMA_QP_CTX_SIZE / 8] = {
+		[0] = 0x400000000010c22dULL, [1] = 0x1000, [2] = 0x2000,
+		[3] = 0x80e84e2002006540ULL, [4] = 0xc0a84d02,
+		[6] = 0x0007206405b40000ULL, [7] = 0x2345020250d00000ULL,
+		[10] = 0x0003fffc00001001ULL, [11] = 0x0003fffc0000000eULL,
+		[12] = 0x0000100100001001ULL, [13] = 0x0000000600000000ULL,
+		[14] = 0x00000b683fffffffULL, [15] = 0x000010010000000eULL,
+		[16] = 0x0a0800000003fffcULL, [17] = 0x0000000400000003ULL,
+		[18] = 0x123400, [19] = 0x0001020304050000ULL,
+		[20] = 0x0001000e13b40020ULL, [21] = 0xabcdef,
+		[22] = 0x0000000200110000ULL, [23] = 0xc0a84d01, [26] = 7,
+	};
 	__le64 *ctx = kunit_kzalloc(test, IRDMA_QP_CTX_SIZE, GFP_KERNEL);
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	irdma_qp_ctx_write_iwarp(ctx, &info);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[0]), 0x4000000000104205ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[1]), 0x1000ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[2]), 0x2000ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[3]), 0x6500ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[7]), 0x2345000000000000ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[16]), 0x0a00000000000000ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[17]), 0x0000000400000003ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[18]), 0x123400ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[19]), 0x0001020304050000ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[20]), 0x13b40020ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[21]), 0xabcdefULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[22]), 0x0000000200110000ULL);
-	/* No connection yet: no addresses, ports or numbers. */
-	for (i = 4; i <= 15; i++)
-		if (i != 7)
-			KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[i]), 0ULL);
-	for (i = 23; i < IRDMA_QP_CTX_SIZE / 8; i++)
-		KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[i]), 0ULL);
+	for (i = 0; i < ARRAY_SIZE(created); i++)
+		KUNIT_EXPECT_EQ_MSG(test, le64_to_cpu(ctx[i]), created[i], "qword %d", i);
 
 	info.conn = &conn;
 	info.ipv4 = true;
@@ -234,24 +238,8 @@ static void irdma_qp_ctx_iwarp_test(struct kunit *test)
 	info.arp_idx = 7;
 	info.rem_endpoint = 7;
 	irdma_qp_ctx_write_iwarp(ctx, &info);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[0]), 0x400000000010c22dULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[3]), 0x80e84e2002006540ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[4]), 0xc0a84d02ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[5]), 0ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[6]), 0x0007206405b40000ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[7]), 0x2345020250d00000ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[9]), 0ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[10]), 0x0003fffc00001001ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[11]), 0x0003fffc0000000eULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[12]), 0x0000100100001001ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[13]), 0x0000000600000000ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[14]), 0x00000b683fffffffULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[15]), 0x000010010000000eULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[16]), 0x0a0800000003fffcULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[20]), 0x0001000e13b40020ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[23]), 0xc0a84d01ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[24]), 0ULL);
-	KUNIT_EXPECT_EQ(test, le64_to_cpu(ctx[26]), 7ULL);
+	for (i = 0; i < ARRAY_SIZE(connected); i++)
+		KUNIT_EXPECT_EQ_MSG(test, le64_to_cpu(ctx[i]), connected[i], "qword %d", i);
 
 	/* A TOS with ECN bits keeps them; one without gets ECT(0). */
 	info.tos = 0x11;
