@@ -212,7 +212,6 @@ struct irdma_cm_node_ops {
  * @mss: the MSS offered (the MTU less the IP and TCP headers)
  * @rcv_wnd: the receive window, as carried (unscaled)
  * @rcv_wscale: the window scale offered
- * @ipv4: an IPv4 connection
  * @mpa: the MPA revision offered (2, or 1), the flags and, for an active
  *	node, the request's private data
  * @ird: this side's IRD
@@ -225,7 +224,6 @@ struct irdma_cm_node_cfg {
 	u16 mss;
 	u16 rcv_wnd;
 	u8 rcv_wscale;
-	bool ipv4;
 	struct irdma_mpa_frame mpa;
 	u16 ird;
 	u16 ord;
@@ -256,7 +254,6 @@ struct irdma_cm_rexmit {
  * @ops: its owner
  * @state: where it is
  * @active: this side opened it
- * @ipv4: an IPv4 connection
  * @local_port: this side's port
  * @remote_port: the peer's
  * @snd_nxt: the next sequence number to send
@@ -285,7 +282,6 @@ struct irdma_cm_node {
 	const struct irdma_cm_node_ops *ops;
 	enum irdma_cm_state state;
 	bool active;
-	bool ipv4;
 	u16 local_port;
 	u16 remote_port;
 	u32 snd_nxt;

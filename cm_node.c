@@ -152,7 +152,6 @@ void irdma_cm_node_init(struct irdma_cm_node *n,
 	n->mss = cfg->mss;
 	n->rcv_wscale = cfg->rcv_wscale;
 	n->rcv_wnd = cfg->rcv_wnd;
-	n->ipv4 = cfg->ipv4;
 	n->mpa = cfg->mpa;
 	n->ird = cfg->ird;
 	n->ord = cfg->ord;

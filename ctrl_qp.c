@@ -202,7 +202,7 @@ void irdma_qp_ctx_write_iwarp(__le64 *ctx, const struct irdma_qp_hw_info *info)
 			      IRDMA_QPC_IWARPMODE);
 	ctx[IRDMA_QPC_COMPL_CTX_QWORD] = cpu_to_le64(info->compl_ctx);
 	ctx[22] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_QSHANDLE, info->qs_handle) |
-			      FIELD_PREP(IRDMA_QPC_EXCEPTION_LAN_QUEUE, info->ieq_qp));
+			      FIELD_PREP(IRDMA_QPC_EXCEPTION_LAN_QUEUE, IRDMA_IEQ_QP_ID));
 	if (info->conn)
 		irdma_qp_ctx_iwarp_tcp(ctx, info);
 }

@@ -817,6 +817,8 @@ enum irdma_qp_hw_state {
 #define IRDMA_QPC_SNDMARKOFFSET		GENMASK_ULL(56, 48)
 #define IRDMA_QPC_EXCEPTION_LAN_QUEUE	GENMASK_ULL(43, 32)	/* q22 */
 #define IRDMA_TCP_STATE_ESTABLISHED	5
+/* The IEQ's QP, every iWARP QP's exception queue. */
+#define IRDMA_IEQ_QP_ID			2
 /* ECT(0), for a TOS whose ECN bits are clear (ECN is on). */
 #define IRDMA_QPC_TOS_ECT0		2
 #define IRDMA_ROCE_UDP_DPORT		4791

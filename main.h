@@ -769,7 +769,6 @@ void irdma_build_destroy_aeq(struct irdma_cqp_wqe *cmd, u32 size,
  * @push: the QP has a push page
  * @push_idx: its index
  * @q2_pa: iWARP: device address of the Q2 buffer (256-byte aligned)
- * @ieq_qp: iWARP: the exception queue's QP (the IEQ)
  * @conn: iWARP: the connection, once the QP takes it over (NULL at
  *	creation)
  */
@@ -820,7 +819,6 @@ struct irdma_qp_hw_info {
 	bool push;
 	u32 push_idx;
 	dma_addr_t q2_pa;
-	u16 ieq_qp;
 	const struct irdma_iwarp_conn *conn;
 };
 

@@ -90,7 +90,6 @@ static void cm_test_init(struct cm_side *side, bool active, const char *pdata)
 		.mss = active ? 1460 : 960,
 		.rcv_wnd = 0xffff,
 		.rcv_wscale = 2,
-		.ipv4 = true,
 		.mpa = { .rev = 2, .crc = true, .peer_to_peer = true,
 			 .rtr = IRDMA_RTR_READ | IRDMA_RTR_WRITE },
 		.ird = 8,

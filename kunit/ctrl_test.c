@@ -191,7 +191,7 @@ static void irdma_qp_ctx_iwarp_test(struct kunit *test)
 		.rq_quanta = 128, .rq_shift = 2, .send_cq = 3, .recv_cq = 4,
 		.pd = 0x12345, .compl_ctx = 0xabcdef, .qs_handle = 0x11,
 		.kernel = true, .mac = { 0, 1, 2, 3, 4, 5 }, .ird = 127,
-		.ord = 32, .q2_pa = 0x123400, .ieq_qp = 2,
+		.ord = 32, .q2_pa = 0x123400,
 	};
 	struct irdma_iwarp_conn conn = {
 		.dst_port = 33000, .snd_nxt = 0x1001, .snd_wnd = 0x3fffc,
