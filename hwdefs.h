@@ -313,6 +313,12 @@ enum irdma_flush_opcode {
 #define IRDMA_WQE_LOCALFENCE		BIT_ULL(61)
 #define IRDMA_WQE_SIGCOMPL		BIT_ULL(62)
 #define IRDMA_WQE_VALID			BIT_ULL(63)
+/*
+ * A UDA QP's send (the ILQ's and IEQ's): one fragment holding the TCP
+ * header and what follows; the header's length in 4-byte words, and the
+ * AH the hardware builds the Ethernet and IP headers from.
+ */
+#define IRDMA_WQE_UDA_L4LEN		GENMASK_ULL(45, 42)	/* header */
 #define IRDMA_WQE_DESTQKEY		GENMASK_ULL(31, 0)	/* qword 2 (UD) */
 #define IRDMA_WQE_DESTQPN		GENMASK_ULL(55, 32)
 #define IRDMA_WQE_FRAG_STAG		GENMASK_ULL(31, 0)	/* fragment qword 1 */

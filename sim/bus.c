@@ -288,6 +288,7 @@ static int isim_dev_create(u32 id, bool roce, bool srq, void __iomem *regs,
 	init_completion(&sdev->faults.hold_taken);
 	isim_event_init(sdev);
 	isim_lan_init(sdev);
+	skb_queue_head_init(&sdev->steer.rxq);
 	spin_lock_init(&sdev->faults.ae_lock);
 	spin_lock_init(&sdev->cqp_lock);
 	spin_lock_init(&sdev->eq_lock);

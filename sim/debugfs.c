@@ -64,6 +64,10 @@ static int isim_stats_show(struct seq_file *m, void *data)
 		   sdev->stats.rnr_waits);
 	seq_printf(m, "tx_no_qset %llu\nrx_filtered %llu\nevents %llu\n",
 		   sdev->stats.tx_no_qset, sdev->stats.rx_filtered, sdev->stats.events);
+	seq_printf(m, "tcp_steered %llu\ntcp_to_lan %llu\ntcp_rx_dropped %llu\nuda_tx %llu\nuda_rx %llu\nstream_unmodelled %llu\n",
+		   sdev->stats.tcp_steered, sdev->stats.tcp_to_lan,
+		   sdev->stats.tcp_rx_dropped, sdev->stats.uda_tx,
+		   sdev->stats.uda_rx, sdev->stats.stream_unmodelled);
 	seq_printf(m, "qps_suspended %llu\nqps_resumed %llu\nresets %llu\n",
 		   sdev->stats.qps_suspended, sdev->stats.qps_resumed,
 		   sdev->stats.resets);

@@ -52,6 +52,11 @@ bool isim_engine_step(struct isim_dev *sdev, bool *quick)
 {
 	bool work = isim_regs_poll(sdev, quick);
 
+	/* Frames off the wire: a connection manager waits for each. */
+	if (isim_steer_rx_run(sdev)) {
+		*quick = true;
+		work = true;
+	}
 	if (isim_fault_post_aes(sdev)) {
 		*quick = true;
 		work = true;

@@ -484,8 +484,13 @@ static struct isim_ah *isim_ah_slot(struct isim_dev *sdev, u32 id)
  */
 bool isim_ah_cmd_atomic(struct isim_dev *sdev, const __le64 *wqe)
 {
-	u32 id = FIELD_GET(IRDMA_AH_AVIDX, le64_to_cpu(wqe[3]));
+	u64 hdr = le64_to_cpu(wqe[3]);
+	u32 id = FIELD_GET(IRDMA_AH_AVIDX, hdr);
 
+	/* Sends rung before it go first, from a thread (isim_uda_sqs_run()). */
+	if (!sdev->roce &&
+	    FIELD_GET(IRDMA_CQPSQ_OPCODE, hdr) == IRDMA_CQPOP_DESTROY_ADDR_HANDLE)
+		return false;
 	return isim_ah_slot(sdev, id) || !sdev->hmc.committed ||
 	       !id || id >= sdev->hmc.cnt[IRDMA_HMC_FSIAV] || id >= ISIM_MAX_AHS;
 }
@@ -516,9 +521,13 @@ void isim_ah_cmd(struct isim_dev *sdev, const __le64 *wqe,
 		return isim_fail(res, ISIM_MIN_NO_SPACE);
 	ah = &(*chunk)[id % ISIM_AH_CHUNK];
 	/* The data path reads entries without the CQP: valid goes first. */
-	WRITE_ONCE(ah->valid, false);
-	if (FIELD_GET(IRDMA_CQPSQ_OPCODE, hdr) == IRDMA_CQPOP_DESTROY_ADDR_HANDLE)
+	if (FIELD_GET(IRDMA_CQPSQ_OPCODE, hdr) == IRDMA_CQPOP_DESTROY_ADDR_HANDLE) {
+		if (!sdev->roce)
+			isim_uda_sqs_run(sdev);
+		WRITE_ONCE(ah->valid, false);
 		return;
+	}
+	WRITE_ONCE(ah->valid, false);
 	/* Invalid before rewritten: pairs with isim_ah_get()'s smp_rmb(). */
 	smp_wmb();
 	ah->pd = FIELD_GET(IRDMA_AH_PDIDXLO, le64_to_cpu(wqe[1])) |
@@ -526,6 +535,12 @@ void isim_ah_cmd(struct isim_dev *sdev, const __le64 *wqe,
 	ah->ipv4 = !!(hdr & IRDMA_AH_IPV4VALID);
 	ah->arp_idx = FIELD_GET(IRDMA_AH_ARPINDEX, le64_to_cpu(wqe[2]));
 	u64_to_ether_addr(FIELD_GET(IRDMA_AH_MAC, le64_to_cpu(wqe[0])), ah->mac);
+	ah->tc = FIELD_GET(IRDMA_AH_TC, le64_to_cpu(wqe[1]));
+	ah->vlan_tag = FIELD_GET(IRDMA_AH_VLANTAG, le64_to_cpu(wqe[1]));
+	ah->hop_limit = FIELD_GET(IRDMA_AH_HOPLIMIT, le64_to_cpu(wqe[2]));
+	ah->flow_label = FIELD_GET(IRDMA_AH_FLOWLABEL, le64_to_cpu(wqe[2]));
+	ah->insert_vlan = !!(hdr & IRDMA_AH_INSERTVLANTAG);
+	ah->loopback = !!(hdr & IRDMA_AH_DOLOOPBACK);
 	for (i = 0; i < 2; i++) {
 		u64 d = le64_to_cpu(wqe[5 - i]), sq = le64_to_cpu(wqe[7 - i]);
 

@@ -37,13 +37,46 @@ static void isim_switch_deliver(struct sk_buff *skb, struct net_device *dst)
 	}
 }
 
-static netdev_tx_t isim_netdev_xmit(struct sk_buff *skb, struct net_device *ndev)
+/*
+ * A frame arrives at @port: its RDMA engine takes what it accelerates,
+ * the netdev the rest. A copy: @skb stays the caller's.
+ */
+static void isim_port_receive(struct isim_dev *port, struct sk_buff *skb)
+{
+	if (!isim_steer_take(port, skb))
+		isim_switch_deliver(skb, port->netdev);
+}
+
+/*
+ * Switch @skb from @src's port: to the port that has its destination
+ * MAC, or, for a broadcast or multicast frame, to every other one that
+ * is up. @skb stays the caller's.
+ */
+static void isim_switch_forward(struct net_device *src, struct sk_buff *skb)
 {
 	const u8 *dest = skb_eth_hdr(skb)->h_dest;
 	bool flood = is_multicast_ether_addr(dest);
 	struct isim_dev *port;
 	unsigned long flags;
 
+	spin_lock_irqsave(&isim_switch_lock, flags);
+	list_for_each_entry(port, &isim_switch_ports, port) {
+		struct net_device *dst = port->netdev;
+
+		if (dst == src || !netif_running(dst) || !netif_carrier_ok(dst))
+			continue;
+		if (flood) {
+			isim_switch_deliver(skb, dst);
+		} else if (ether_addr_equal(dest, dst->dev_addr)) {
+			isim_port_receive(port, skb);
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&isim_switch_lock, flags);
+}
+
+static netdev_tx_t isim_netdev_xmit(struct sk_buff *skb, struct net_device *ndev)
+{
 	if (skb->len < ETH_HLEN) {
 		dev_core_stats_tx_dropped_inc(ndev);
 		dev_kfree_skb_any(skb);
@@ -51,21 +84,59 @@ static netdev_tx_t isim_netdev_xmit(struct sk_buff *skb, struct net_device *ndev
 	}
 	DEV_STATS_INC(ndev, tx_packets);
 	DEV_STATS_ADD(ndev, tx_bytes, skb->len);
-	spin_lock_irqsave(&isim_switch_lock, flags);
-	list_for_each_entry(port, &isim_switch_ports, port) {
-		struct net_device *dst = port->netdev;
-
-		if (dst == ndev || !netif_running(dst) || !netif_carrier_ok(dst))
-			continue;
-		if (flood || ether_addr_equal(dest, dst->dev_addr)) {
-			isim_switch_deliver(skb, dst);
-			if (!flood)
-				break;
-		}
-	}
-	spin_unlock_irqrestore(&isim_switch_lock, flags);
+	skb_reset_mac_header(skb);
+	isim_switch_forward(ndev, skb);
 	dev_kfree_skb_any(skb);
 	return NETDEV_TX_OK;
+}
+
+/**
+ * isim_switch_send - the RDMA engine puts a frame on the wire
+ * @sdev: the sending function
+ * @skb: the frame, from its Ethernet header (consumed)
+ * @loopback: it comes back to @sdev, whatever its destination MAC
+ *
+ * The engine transmits through the port, not the netdev: the netdev's
+ * counters do not see it. A frame for the function's own MAC comes back
+ * to it, as the hardware loops it back; none leaves a port whose link is
+ * down.
+ *
+ * Context: process, under the engine lock.
+ */
+void isim_switch_send(struct isim_dev *sdev, struct sk_buff *skb, bool loopback)
+{
+	struct net_device *ndev = sdev->netdev;
+
+	skb_reset_mac_header(skb);
+	/*
+	 * As from a netdev's transmit: a frame the host's stack takes must
+	 * not have its answer sent from within netif_rx(), under the
+	 * switch's lock.
+	 */
+	local_bh_disable();
+	if (loopback || ether_addr_equal(skb_eth_hdr(skb)->h_dest, ndev->dev_addr)) {
+		if (netif_running(ndev))
+			isim_port_receive(sdev, skb);
+	} else if (netif_carrier_ok(ndev)) {
+		isim_switch_forward(ndev, skb);
+	}
+	local_bh_enable();
+	consume_skb(skb);
+}
+
+/**
+ * isim_netdev_rx - a frame the engine gave up goes to the function's netdev
+ * @sdev: the simulated function
+ * @skb: the frame, from its Ethernet header (consumed)
+ *
+ * Context: process, under the engine lock.
+ */
+void isim_netdev_rx(struct isim_dev *sdev, struct sk_buff *skb)
+{
+	local_bh_disable();
+	isim_switch_deliver(skb, sdev->netdev);
+	local_bh_enable();
+	consume_skb(skb);
 }
 
 static int isim_netdev_open(struct net_device *ndev)
@@ -171,6 +242,7 @@ void isim_netdev_destroy(struct isim_dev *sdev)
 	spin_lock_irq(&isim_switch_lock);
 	list_del(&sdev->port);
 	spin_unlock_irq(&isim_switch_lock);
+	skb_queue_purge(&sdev->steer.rxq);
 	unregister_netdev(sdev->netdev);
 	free_netdev(sdev->netdev);
 	sdev->netdev = NULL;

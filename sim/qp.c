@@ -67,6 +67,18 @@ static int isim_qp_load_ctx(struct isim_dev *sdev, struct isim_qp *qp, u64 ctx_p
 	return 0;
 }
 
+/*
+ * The QP types a function makes: RoCE's on a RoCE function; on an iWARP
+ * one the UDA QPs its connection manager sends and receives TCP segments
+ * through (the ILQ and IEQ). Offloaded iWARP QPs are not modelled yet.
+ */
+static bool isim_qp_type_modelled(struct isim_dev *sdev, u8 type)
+{
+	if (sdev->roce)
+		return type == IRDMA_QP_TYPE_ROCE_RC || type == IRDMA_QP_TYPE_ROCE_UD;
+	return type == IRDMA_QP_TYPE_UDA;
+}
+
 /**
  * isim_qp_create - CREATE_QP
  * @sdev: the simulated function
@@ -82,7 +94,7 @@ void isim_qp_create(struct isim_dev *sdev, const __le64 *wqe,
 	struct isim_qp *qp;
 
 	if (!sdev->hmc.committed || id >= sdev->hmc.cnt[IRDMA_HMC_QP] ||
-	    (type != IRDMA_QP_TYPE_ROCE_RC && type != IRDMA_QP_TYPE_ROCE_UD))
+	    !isim_qp_type_modelled(sdev, type))
 		return isim_fail(res, ISIM_MIN_BAD_PARAM);
 	if (xa_load(&sdev->qps, id))
 		return isim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
@@ -103,6 +115,7 @@ void isim_qp_create(struct isim_dev *sdev, const __le64 *wqe,
 	if (isim_qp_load_ctx(sdev, qp, le64_to_cpu(wqe[2]), true) ||
 	    qp->sq_size < 8 || qp->rq_size < 1 ||
 	    (!qp->sq.virt && (!qp->sq.base || !qp->rq.base)) ||
+	    (type == IRDMA_QP_TYPE_UDA && (!qp->priv || qp->sq.virt)) ||
 	    !isim_cq_find(sdev, qp->scq) || !isim_cq_find(sdev, qp->rcq) ||
 	    isim_dma_write_qword(sdev, qp->shadow_pa, 0) ||
 	    xa_err(xa_store(&sdev->qps, id, qp, GFP_KERNEL))) {

@@ -218,3 +218,65 @@ bool isim_ud_deliver(struct isim_dev *dst, u32 qpn, u32 qkey,
 	isim_deliver(dst, dqp, msg, &dr);
 	return true;
 }
+
+/* Where a UDA QP's receive buffer has the IP and TCP headers (GEN_2). */
+#define ISIM_UDA_IPV4_PAD	20
+#define ISIM_UDA_TCP_OFFSET	40
+
+/**
+ * isim_uda_receive - a TCP segment into a UDA QP's receive buffer
+ * @sdev: the simulated function
+ * @qp: the UDA QP (the ILQ) its quad hash entry names
+ * @skb: the frame, from its Ethernet header
+ * @f: its headers, read
+ *
+ * The Ethernet header stays behind: its source MAC and VLAN tag go to the
+ * extended completion. The buffer gets the IP header so that it ends 40
+ * bytes in (an IPv4 one after 20 bytes of padding), the TCP header and
+ * its data from there; the completion's length counts from the start.
+ * Receive WQEs are taken by their valid bit: a UDA QP has no RQ
+ * doorbell. A segment finding none, or one too small, is lost.
+ *
+ * Context: under the engine lock.
+ */
+void isim_uda_receive(struct isim_dev *sdev, struct isim_qp *qp,
+		      const struct sk_buff *skb, const struct isim_tcp_frame *f)
+{
+	__le64 wqe[IRDMA_MAX_QUANTA_PER_WR * 4] = {};
+	u32 len = ISIM_UDA_TCP_OFFSET + f->l4_len, idx;
+	u64 cqe[4] = {}, ext[4] = {};
+	u8 *buf;
+	int err;
+
+	if (qp->state != IRDMA_QPS_RTS || isim_recv_peek(sdev, qp, wqe, &idx)) {
+		sdev->stats.tcp_rx_dropped++;
+		return;
+	}
+	buf = kzalloc(len, GFP_KERNEL);
+	if (!buf) {
+		sdev->stats.tcp_rx_dropped++;
+		return;
+	}
+	err = skb_copy_bits(skb, f->l3_off, buf + ISIM_UDA_TCP_OFFSET - f->l3_len,
+			    f->l3_len + f->l4_len);
+	if (!err)
+		err = isim_scatter(sdev, qp, wqe, buf, len);
+	kfree(buf);
+	if (err) {
+		sdev->stats.tcp_rx_dropped++;
+		return;
+	}
+	cqe[0] = FIELD_PREP(IRDMA_CQE_PAYLDLEN, len);
+	cqe[3] = FIELD_PREP(IRDMA_CQE_WQEIDX, idx) |
+		 FIELD_PREP(IRDMA_CQE_IPV4, f->ipv4);
+	ext[2] = FIELD_PREP(IRDMA_CQE_EXT_UDSMAC, ether_addr_to_u64(f->smac));
+	ext[3] = IRDMA_CQE_EXT_UDSMACVALID;
+	if (f->vlan_valid) {
+		ext[2] |= FIELD_PREP(IRDMA_CQE_EXT_UDVLAN, f->vlan_tci);
+		ext[3] |= IRDMA_CQE_EXT_UDVLANVALID;
+	}
+	isim_qp_complete(sdev, qp, false, cqe, ext);
+	trace_irdma_sim_wqe(sdev->id, qp->id, "rq", qp->priv, wqe, 4);
+	isim_recv_advance(sdev, qp);
+	sdev->stats.uda_rx++;
+}

@@ -6,13 +6,19 @@
  * delivered over the fabric to the QPs of the same or another simulated
  * function, found by the destination MAC address. A peer function's
  * state is touched only with that function's engine lock, taken by
- * trylock: a busy peer means "try again at the next step".
+ * trylock: a busy peer means "try again at the next step". UDA QPs (the
+ * ILQ and IEQ of an iWARP function) instead put real TCP/IP frames on the
+ * Ethernet switch.
  */
 #include <kunit/visibility.h>
 #include <linux/bitfield.h>
+#include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/slab.h>
+#include <linux/tcp.h>
+#include <net/ip6_checksum.h>
+#include <net/ipv6.h>
 #include <rdma/ib_pack.h>
 
 #include "qp.h"
@@ -334,6 +340,103 @@ static void isim_exec_ud(struct isim_dev *sdev, struct isim_qp *qp,
 	isim_peer_put(sdev, dst);
 }
 
+/* The IP header of a UDA QP's frame, from its AH. */
+static void isim_uda_ip(struct sk_buff *skb, const struct isim_ah *ah, u32 l4_len)
+{
+	int i;
+
+	if (ah->ipv4) {
+		struct iphdr *ip = skb_put_zero(skb, sizeof(*ip));
+
+		ip->version = 4;
+		ip->ihl = 5;
+		ip->tos = ah->tc;
+		ip->tot_len = htons(sizeof(*ip) + l4_len);
+		ip->frag_off = htons(IP_DF);
+		ip->ttl = ah->hop_limit;
+		ip->protocol = IPPROTO_TCP;
+		ip->saddr = htonl(ah->src_ip[3]);
+		ip->daddr = htonl(ah->dest_ip[3]);
+		ip->check = ip_fast_csum(ip, ip->ihl);
+	} else {
+		struct ipv6hdr *ip6 = skb_put_zero(skb, sizeof(*ip6));
+
+		ip6_flow_hdr(ip6, ah->tc, htonl(ah->flow_label));
+		ip6->payload_len = htons(l4_len);
+		ip6->nexthdr = IPPROTO_TCP;
+		ip6->hop_limit = ah->hop_limit;
+		for (i = 0; i < 4; i++) {
+			ip6->saddr.s6_addr32[i] = htonl(ah->src_ip[i]);
+			ip6->daddr.s6_addr32[i] = htonl(ah->dest_ip[i]);
+		}
+	}
+}
+
+/*
+ * UDA: the WQE holds a TCP segment (its header L4LEN words long); the
+ * engine puts the Ethernet header (the destination MAC from the AH's ARP
+ * entry, the source MAC the AH names, its VLAN tag) and the IP header in
+ * front, fills in the TCP checksum and sends the frame out of the port.
+ */
+static void isim_exec_uda(struct isim_dev *sdev, struct isim_qp *qp, u64 hdr,
+			  const struct isim_msg *msg, struct isim_result *r)
+{
+	const struct isim_ah *ah = isim_ah_get(sdev, FIELD_GET(IRDMA_WQE_AHID, hdr));
+	u32 l4_hdr = FIELD_GET(IRDMA_WQE_UDA_L4LEN, hdr) * 4, l3_len;
+	struct sk_buff *skb;
+	struct tcphdr *th;
+	struct ethhdr *eth;
+	__wsum csum;
+
+	r->len_valid = false;
+	if (!ah || ah->arp_idx >= ISIM_MAX_ARPS ||
+	    !test_bit(ah->arp_idx, sdev->hmc.arp_valid)) {
+		r->req_ae = IRDMA_AE_INVALID_AH_ENTRY;
+		return;
+	}
+	if (ah->pd != qp->pd) {
+		r->req_ae = IRDMA_AE_UDA_XMIT_BAD_PD;
+		return;
+	}
+	if (l4_hdr < sizeof(*th) || l4_hdr > msg->len) {
+		r->req_ae = IRDMA_AE_UDA_L4LEN_INVALID;
+		return;
+	}
+	l3_len = ah->ipv4 ? sizeof(struct iphdr) : sizeof(struct ipv6hdr);
+	if (l3_len + msg->len > READ_ONCE(sdev->netdev->mtu)) {
+		r->req_ae = IRDMA_AE_UDA_XMIT_DGRAM_TOO_LONG;
+		return;
+	}
+	skb = alloc_skb(VLAN_ETH_HLEN + l3_len + msg->len, GFP_KERNEL);
+	if (!skb) {
+		r->busy = true;
+		return;
+	}
+	eth = skb_put(skb, ETH_HLEN);
+	u64_to_ether_addr(sdev->hmc.arp[ah->arp_idx], eth->h_dest);
+	ether_addr_copy(eth->h_source, ah->mac);
+	eth->h_proto = htons(ah->ipv4 ? ETH_P_IP : ETH_P_IPV6);
+	if (ah->insert_vlan)
+		skb = vlan_insert_tag_set_proto(skb, htons(ETH_P_8021Q), ah->vlan_tag);
+	if (!skb) {
+		r->busy = true;
+		return;
+	}
+	skb_set_network_header(skb, skb->len);
+	isim_uda_ip(skb, ah, msg->len);
+	th = skb_put_data(skb, msg->data, msg->len);
+	th->check = 0;
+	csum = csum_partial(th, msg->len, 0);
+	if (ah->ipv4)
+		th->check = csum_tcpudp_magic(htonl(ah->src_ip[3]), htonl(ah->dest_ip[3]),
+					      msg->len, IPPROTO_TCP, csum);
+	else
+		th->check = csum_ipv6_magic(&ipv6_hdr(skb)->saddr, &ipv6_hdr(skb)->daddr,
+					    msg->len, IPPROTO_TCP, csum);
+	sdev->stats.uda_tx++;
+	isim_switch_send(sdev, skb, ah->loopback);
+}
+
 /* An RDMA read: fetch from the peer, scatter locally. */
 static void isim_exec_read(struct isim_dev *sdev, struct isim_qp *qp,
 			   const __le64 *wqe, struct isim_dev *dst,
@@ -498,7 +601,7 @@ static void isim_exec(struct isim_dev *sdev, struct isim_qp *qp, const __le64 *w
 				       IRDMA_AE_PRIV_OPERATION_DENIED;
 		return;
 	case IRDMA_WQEOP_BIND_MW:
-		if (qp->type == IRDMA_QP_TYPE_ROCE_UD)
+		if (qp->type == IRDMA_QP_TYPE_ROCE_UD || qp->type == IRDMA_QP_TYPE_UDA)
 			r->req_ae = IRDMA_AE_WQE_UNEXPECTED_OPCODE;
 		else
 			r->req_ae = qp->bind_en ? isim_mw_bind(sdev, qp->pd, wqe) :
@@ -517,8 +620,9 @@ static void isim_exec(struct isim_dev *sdev, struct isim_qp *qp, const __le64 *w
 		r->req_ae = IRDMA_AE_WQE_UNEXPECTED_OPCODE;
 		return;
 	}
-	if (qp->type == IRDMA_QP_TYPE_ROCE_UD &&
-	    op != IRDMA_WQEOP_SEND && op != IRDMA_WQEOP_SEND_SOL) {
+	if ((qp->type == IRDMA_QP_TYPE_ROCE_UD &&
+	     op != IRDMA_WQEOP_SEND && op != IRDMA_WQEOP_SEND_SOL) ||
+	    (qp->type == IRDMA_QP_TYPE_UDA && op != IRDMA_WQEOP_SEND)) {
 		r->req_ae = IRDMA_AE_WQE_UNEXPECTED_OPCODE;
 		return;
 	}
@@ -560,6 +664,8 @@ static void isim_exec(struct isim_dev *sdev, struct isim_qp *qp, const __le64 *w
 	r->rdma_stat = isim_rdma_stat(op);
 	if (qp->type == IRDMA_QP_TYPE_ROCE_UD)
 		isim_exec_ud(sdev, qp, wqe, &msg, r);
+	else if (qp->type == IRDMA_QP_TYPE_UDA)
+		isim_exec_uda(sdev, qp, hdr, &msg, r);
 	else
 		isim_exec_rc(sdev, qp, op, wqe, &msg, r);
 	kvfree(data);
@@ -739,4 +845,27 @@ bool isim_qp_run_sq(struct isim_dev *sdev, u32 qpn, bool *backlog)
 
 	*backlog |= run.backlog;
 	return work;
+}
+
+/**
+ * isim_uda_sqs_run - send what the SQs of UDA QPs hold
+ * @sdev: the simulated function
+ *
+ * The connection manager frees a connection's AH right after posting its
+ * last segment, without waiting for the send: on silicon the SQ, rung
+ * first, is long done with the AH when the CQP gets to its destruction.
+ * The simulator's threads take CQP commands before SQs, so an AH's
+ * destruction has them send first what was rung before it.
+ *
+ * Context: a thread, under the engine lock.
+ */
+void isim_uda_sqs_run(struct isim_dev *sdev)
+{
+	struct isim_sq_pass run = {};
+	struct isim_qp *qp;
+	unsigned long id;
+
+	xa_for_each(&sdev->qps, id, qp)
+		if (qp->type == IRDMA_QP_TYPE_UDA)
+			isim_sq_run(sdev, qp, &run);
 }

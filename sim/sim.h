@@ -16,6 +16,7 @@
 #include <linux/completion.h>
 #include <linux/hashtable.h>
 #include <linux/kfifo.h>
+#include <linux/skbuff.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 
@@ -276,6 +277,12 @@ struct isim_mr {
  * @dest_ip: destination address
  * @arp_idx: ARP entry of the destination MAC
  * @mac: source MAC
+ * @hop_limit: IPv4 TTL or IPv6 hop limit of the frames a UDA QP sends
+ * @tc: their TOS or traffic class
+ * @flow_label: their IPv6 flow label
+ * @vlan_tag: the VLAN tag they carry, if @insert_vlan
+ * @insert_vlan: a VLAN tag goes in
+ * @loopback: they come back to this function instead of leaving it
  */
 struct isim_ah {
 	bool valid;
@@ -285,6 +292,12 @@ struct isim_ah {
 	u32 dest_ip[4];
 	u16 arp_idx;
 	u8 mac[ETH_ALEN];
+	u8 hop_limit;
+	u8 tc;
+	u32 flow_label;
+	u16 vlan_tag;
+	bool insert_vlan;
+	bool loopback;
 };
 
 /**
@@ -332,13 +345,17 @@ struct isim_vector {
  * @apbvt: the accelerated port bit vector, a bit per local TCP port
  * @qhash: the quad hash's entries (struct isim_qhash_entry)
  * @qhash_count: entries in @qhash
+ * @rxq: TCP frames the switch handed to the engine, for its threads
  *
- * Only the engine touches them (with its lock held, or stopped).
+ * Only the engine touches the tables (with its lock held, or stopped);
+ * the switch reads @apbvt, racing with its changes as a frame on the
+ * wire races with the command that changes the vector.
  */
 struct isim_steer {
 	DECLARE_BITMAP(apbvt, 65536);
 	DECLARE_HASHTABLE(qhash, 6);
 	u32 qhash_count;
+	struct sk_buff_head rxq;
 };
 
 /**
@@ -384,6 +401,14 @@ struct isim_hmc {
  * @resets: function resets done
  * @rx_filtered: messages that did not reach the engine: its RDMA filter
  *	was off (counted at the receiver)
+ * @tcp_steered: TCP frames the switch handed to the engine (a port of its
+ *	APBVT)
+ * @tcp_to_lan: of those, frames no quad hash entry took: on to the LAN
+ * @tcp_rx_dropped: frames lost: the queue full, no receive posted for a
+ *	UDA QP, or a frame its buffer cannot hold
+ * @uda_tx: frames UDA QPs sent
+ * @uda_rx: frames UDA QPs received
+ * @stream_unmodelled: frames for an offloaded iWARP stream, not modelled
  * @cq_acks: CQACK writes taken
  * @cq_acks_unmatched: those whose CQ had no event to acknowledge (the
  *	number read was another write's, or stale)
@@ -410,6 +435,12 @@ struct isim_stats {
 	u64 qps_resumed;
 	u64 resets;
 	u64 rx_filtered;
+	u64 tcp_steered;
+	u64 tcp_to_lan;
+	u64 tcp_rx_dropped;
+	u64 uda_tx;
+	u64 uda_rx;
+	u64 stream_unmodelled;
 	atomic64_t cq_acks;
 	atomic64_t cq_acks_unmatched;
 	atomic64_t cq_events_held;
@@ -750,6 +781,8 @@ static inline struct isim_dev *to_isim_dev(struct device *dev)
 
 /* netdev.c */
 int isim_netdev_create(struct isim_dev *sdev);
+void isim_netdev_rx(struct isim_dev *sdev, struct sk_buff *skb);
+void isim_switch_send(struct isim_dev *sdev, struct sk_buff *skb, bool loopback);
 void isim_netdev_destroy(struct isim_dev *sdev);
 
 /* irq.c */
@@ -915,7 +948,40 @@ void isim_qp_suspend(struct isim_dev *sdev, const __le64 *wqe,
 void isim_qp_resume(struct isim_dev *sdev, const __le64 *wqe,
 		    struct isim_cqp_result *res);
 
+/**
+ * struct isim_tcp_frame - a TCP segment off the wire, read
+ * @ipv4: an IPv4 packet
+ * @vlan_valid: it came with a VLAN tag
+ * @vlan_tci: the tag
+ * @smac: the source MAC
+ * @local_ip: its destination address, host-order words (IPv4 in word 3)
+ * @remote_ip: its source address
+ * @local_port: its destination port
+ * @remote_port: its source port
+ * @l3_off: where its IP header starts
+ * @l3_len: the IP header's length
+ * @l4_len: the TCP header's and data's length
+ */
+struct isim_tcp_frame {
+	bool ipv4;
+	bool vlan_valid;
+	u16 vlan_tci;
+	u8 smac[ETH_ALEN];
+	u32 local_ip[4];
+	u32 remote_ip[4];
+	u16 local_port;
+	u16 remote_port;
+	u32 l3_off;
+	u32 l3_len;
+	u32 l4_len;
+};
+
 /* steer.c */
+bool isim_tcp_frame_parse(const struct sk_buff *skb, struct isim_tcp_frame *f);
+bool isim_steer_take(struct isim_dev *sdev, struct sk_buff *skb);
+bool isim_steer_rx_run(struct isim_dev *sdev);
+void isim_uda_receive(struct isim_dev *sdev, struct isim_qp *qp,
+		      const struct sk_buff *skb, const struct isim_tcp_frame *f);
 void isim_steer_apbvt(struct isim_dev *sdev, const __le64 *wqe,
 		      struct isim_cqp_result *res);
 void isim_steer_qhash(struct isim_dev *sdev, const __le64 *wqe,
@@ -940,6 +1006,7 @@ int isim_srq_peek(struct isim_dev *sdev, u32 id, u32 pd, __le64 *wqe, u32 *idx);
 void isim_srq_advance(struct isim_dev *sdev, u32 id);
 bool isim_qps_run(struct isim_dev *sdev, bool *quick);
 bool isim_qp_run_sq(struct isim_dev *sdev, u32 qpn, bool *backlog);
+void isim_uda_sqs_run(struct isim_dev *sdev);
 void isim_count_msg(struct isim_dev *sdev, bool ipv4, u32 len, bool tx, int rdma);
 void isim_peer_add(struct isim_dev *sdev);
 void isim_lan_init(struct isim_dev *sdev);

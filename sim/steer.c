@@ -9,9 +9,22 @@
  * the driver keeps one of each. Of its entry types only the two iWARP's
  * connection manager uses are modelled; the others, and MODIFY, are
  * refused as such (ISIM_MIN_UNMODELLED).
+ *
+ * Frames come from the Ethernet switch (netdev.c). A TCP segment for a
+ * port of the APBVT goes to the engine, whose threads look it up in the
+ * quad hash: a connection's entry first, then a listener's (which
+ * matches any remote end). An entry naming a UDA QP (the ILQ) puts the
+ * frame in one of its receive buffers; a segment no entry takes goes on
+ * to the LAN, where the host's stack answers it.
  */
+#include <kunit/visibility.h>
 #include <linux/bitfield.h>
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/jhash.h>
+#include <linux/tcp.h>
+#include <net/ip.h>
 
 #include "sim.h"
 
@@ -168,4 +181,208 @@ void isim_steer_clear(struct isim_dev *sdev)
 	}
 	sdev->steer.qhash_count = 0;
 	bitmap_zero(sdev->steer.apbvt, 65536);
+	skb_queue_purge(&sdev->steer.rxq);
+}
+
+/* Frames waiting for the engine; more are dropped, as a full buffer does. */
+#define ISIM_STEER_RXQ_MAX	1024
+/* Frames an engine step takes off the queue. */
+#define ISIM_STEER_RX_BUDGET	64
+
+static void isim_ip_words(u32 *words, const __be32 *addr, bool ipv4)
+{
+	int i;
+
+	memset(words, 0, 4 * sizeof(u32));
+	if (ipv4) {
+		words[3] = be32_to_cpu(addr[0]);
+		return;
+	}
+	for (i = 0; i < 4; i++)
+		words[i] = be32_to_cpu(addr[i]);
+}
+
+/**
+ * isim_tcp_frame_parse - read a frame's headers, if it is a TCP segment
+ * @skb: the frame, its data starting at the Ethernet header
+ * @f: what was read
+ *
+ * Only what the engine accelerates qualifies: IPv4 without options and
+ * unfragmented, or IPv6 with TCP as its next header, behind one VLAN tag
+ * at most.
+ *
+ * Return: true for such a segment.
+ */
+bool isim_tcp_frame_parse(const struct sk_buff *skb, struct isim_tcp_frame *f)
+{
+	struct vlan_ethhdr vh_buf;
+	const struct vlan_ethhdr *vh;
+	struct tcphdr th_buf;
+	const struct tcphdr *th;
+	u32 off = ETH_HLEN, tot;
+	__be16 proto;
+
+	memset(f, 0, sizeof(*f));
+	vh = skb_header_pointer(skb, 0, sizeof(vh_buf), &vh_buf);
+	if (!vh)
+		return false;
+	ether_addr_copy(f->smac, vh->h_source);
+	proto = vh->h_vlan_proto;
+	if (proto == htons(ETH_P_8021Q)) {
+		f->vlan_valid = true;
+		f->vlan_tci = ntohs(vh->h_vlan_TCI);
+		proto = vh->h_vlan_encapsulated_proto;
+		off = VLAN_ETH_HLEN;
+	}
+	f->l3_off = off;
+	if (proto == htons(ETH_P_IP)) {
+		struct iphdr ip_buf;
+		const struct iphdr *ip = skb_header_pointer(skb, off, sizeof(ip_buf),
+							    &ip_buf);
+
+		if (!ip || ip->version != 4 || ip->ihl != 5 ||
+		    ip->protocol != IPPROTO_TCP ||
+		    (ip->frag_off & htons(IP_MF | IP_OFFSET)))
+			return false;
+		f->ipv4 = true;
+		f->l3_len = sizeof(*ip);
+		tot = ntohs(ip->tot_len);
+		isim_ip_words(f->local_ip, &ip->daddr, true);
+		isim_ip_words(f->remote_ip, &ip->saddr, true);
+	} else if (proto == htons(ETH_P_IPV6)) {
+		struct ipv6hdr ip6_buf;
+		const struct ipv6hdr *ip6 = skb_header_pointer(skb, off, sizeof(ip6_buf),
+							       &ip6_buf);
+
+		if (!ip6 || ip6->version != 6 || ip6->nexthdr != IPPROTO_TCP)
+			return false;
+		f->l3_len = sizeof(*ip6);
+		tot = sizeof(*ip6) + ntohs(ip6->payload_len);
+		isim_ip_words(f->local_ip, ip6->daddr.s6_addr32, false);
+		isim_ip_words(f->remote_ip, ip6->saddr.s6_addr32, false);
+	} else {
+		return false;
+	}
+	if (tot < f->l3_len + sizeof(*th) || off + tot > skb->len)
+		return false;
+	f->l4_len = tot - f->l3_len;
+	th = skb_header_pointer(skb, off + f->l3_len, sizeof(th_buf), &th_buf);
+	if (!th || th->doff < 5 || th->doff * 4 > f->l4_len)
+		return false;
+	f->local_port = ntohs(th->dest);
+	f->remote_port = ntohs(th->source);
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(isim_tcp_frame_parse);
+
+/**
+ * isim_steer_take - offer a frame off the switch to the function's engine
+ * @sdev: the function the frame is for
+ * @skb: the frame (not consumed)
+ *
+ * A TCP segment for a port of the APBVT goes to the engine, while the
+ * LAN driver steers RDMA traffic there (the VSI's RDMA filter); the
+ * engine's threads look it up in the quad hash (isim_steer_rx_run()).
+ *
+ * Context: any but NMI (the switch holds a spinlock).
+ * Return: true if the engine took it (or dropped it, its queue full).
+ */
+bool isim_steer_take(struct isim_dev *sdev, struct sk_buff *skb)
+{
+	struct isim_tcp_frame f;
+	struct sk_buff *nskb;
+
+	if (!READ_ONCE(sdev->lan.rdma_filter) || !isim_tcp_frame_parse(skb, &f) ||
+	    !test_bit(f.local_port, sdev->steer.apbvt))
+		return false;
+	sdev->stats.tcp_steered++;
+	nskb = skb_queue_len(&sdev->steer.rxq) < ISIM_STEER_RXQ_MAX ?
+	       skb_clone(skb, GFP_ATOMIC) : NULL;
+	if (!nskb) {
+		sdev->stats.tcp_rx_dropped++;
+		return true;
+	}
+	skb_queue_tail(&sdev->steer.rxq, nskb);
+	isim_engine_kick(sdev);
+	return true;
+}
+
+/* The quad hash entry a segment belongs to: its connection's, else its
+ * listener's.
+ */
+static struct isim_qhash_entry *isim_steer_lookup(struct isim_dev *sdev,
+						  const struct isim_tcp_frame *f)
+{
+	struct isim_qhash_key key = {
+		.type = IRDMA_QHASH_TCP_ESTABLISHED,
+		.ipv4 = f->ipv4,
+		.local_port = f->local_port,
+		.remote_port = f->remote_port,
+	};
+	struct isim_qhash_entry *e;
+
+	if (f->vlan_valid)
+		key.vlan = BIT(15) | (f->vlan_tci & VLAN_VID_MASK);
+	memcpy(key.local_ip, f->local_ip, sizeof(key.local_ip));
+	memcpy(key.remote_ip, f->remote_ip, sizeof(key.remote_ip));
+	e = isim_qhash_find(sdev, &key, jhash(&key, sizeof(key), 0));
+	if (e)
+		return e;
+	key.type = IRDMA_QHASH_TCP_SYN;
+	key.remote_port = 0;
+	memset(key.remote_ip, 0, sizeof(key.remote_ip));
+	return isim_qhash_find(sdev, &key, jhash(&key, sizeof(key), 0));
+}
+
+/* One frame the switch handed over: to the QP its entry names, or on. */
+static void isim_steer_rx_one(struct isim_dev *sdev, struct sk_buff *skb)
+{
+	struct isim_qhash_entry *e;
+	struct isim_tcp_frame f;
+	struct isim_qp *qp;
+
+	if (!isim_tcp_frame_parse(skb, &f)) {
+		kfree_skb(skb);
+		return;
+	}
+	e = isim_steer_lookup(sdev, &f);
+	if (!e) {
+		/* Not the engine's connection: the host's stack answers it. */
+		sdev->stats.tcp_to_lan++;
+		isim_netdev_rx(sdev, skb);
+		return;
+	}
+	qp = xa_load(&sdev->qps, e->qpn);
+	if (qp && qp->type == IRDMA_QP_TYPE_UDA) {
+		isim_uda_receive(sdev, qp, skb, &f);
+	} else if (qp && qp->type == IRDMA_QP_TYPE_IWARP) {
+		sdev->stats.stream_unmodelled++;
+		dev_warn_ratelimited(&sdev->dev,
+				     "QP %u: segments of an offloaded iWARP stream are not modelled\n",
+				     qp->id);
+	} else {
+		sdev->stats.tcp_rx_dropped++;
+	}
+	kfree_skb(skb);
+}
+
+/**
+ * isim_steer_rx_run - take the frames the switch handed over
+ * @sdev: the simulated function
+ *
+ * Context: under the engine lock.
+ * Return: true if there were any.
+ */
+bool isim_steer_rx_run(struct isim_dev *sdev)
+{
+	struct sk_buff *skb;
+	int n;
+
+	for (n = 0; n < ISIM_STEER_RX_BUDGET; n++) {
+		skb = skb_dequeue(&sdev->steer.rxq);
+		if (!skb)
+			break;
+		isim_steer_rx_one(sdev, skb);
+	}
+	return n > 0;
 }
