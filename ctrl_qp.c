@@ -38,6 +38,17 @@ static void irdma_ctx_ip(__le64 *ctx, int hi_qword, int lo_qword,
 				    FIELD_PREP(IRDMA_QPC_IPADDR_LO, ip[3]));
 }
 
+/* Where the rings are, and their sizes. */
+static void irdma_ctx_rings(__le64 *ctx, const struct irdma_qp_hw_info *info)
+{
+	ctx[1] = cpu_to_le64(info->sq_pa);
+	ctx[2] = cpu_to_le64(info->rq_pa);
+	ctx[3] |= cpu_to_le64(FIELD_PREP(IRDMA_QPC_RQSIZE,
+					 irdma_qp_size_code(info->rq_quanta)) |
+			      FIELD_PREP(IRDMA_QPC_SQSIZE,
+					 irdma_qp_size_code(info->sq_quanta)));
+}
+
 /**
  * irdma_qp_ctx_write - fill a QP's host context (RoCEv2)
  * @ctx: the 256 bytes
@@ -57,16 +68,11 @@ void irdma_qp_ctx_write(__le64 *ctx, const struct irdma_qp_hw_info *info)
 			     FIELD_PREP(IRDMA_QPC_PPIDX, info->push ? info->push_idx : 0) |
 			     FIELD_PREP(IRDMA_QPC_PMENA, info->push) |
 			     FIELD_PREP(IRDMA_QPC_PDIDXHI, info->pd >> 16));
-	ctx[1] = cpu_to_le64(info->sq_pa);
-	ctx[2] = cpu_to_le64(info->rq_pa);
-	ctx[3] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_TTL, info->ttl) |
-			     FIELD_PREP(IRDMA_QPC_RQSIZE,
-					irdma_qp_size_code(info->rq_quanta)) |
-			     FIELD_PREP(IRDMA_QPC_SQSIZE,
-					irdma_qp_size_code(info->sq_quanta)) |
-			     FIELD_PREP(IRDMA_QPC_TOS, info->tos) |
-			     FIELD_PREP(IRDMA_QPC_SRCPORTNUM, info->src_port) |
-			     FIELD_PREP(IRDMA_QPC_DESTPORTNUM, IRDMA_ROCE_UDP_DPORT));
+	irdma_ctx_rings(ctx, info);
+	ctx[3] |= cpu_to_le64(FIELD_PREP(IRDMA_QPC_TTL, info->ttl) |
+			      FIELD_PREP(IRDMA_QPC_TOS, info->tos) |
+			      FIELD_PREP(IRDMA_QPC_SRCPORTNUM, info->src_port) |
+			      FIELD_PREP(IRDMA_QPC_DESTPORTNUM, IRDMA_ROCE_UDP_DPORT));
 	irdma_ctx_ip(ctx, 5, 4, info->dest_ip);
 	ctx[6] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_SNDMSS, info->mss) |
 			     FIELD_PREP(IRDMA_QPC_VLANTAG, info->vlan) |
@@ -180,12 +186,7 @@ void irdma_qp_ctx_write_iwarp(__le64 *ctx, const struct irdma_qp_hw_info *info)
 			     FIELD_PREP(IRDMA_QPC_PPIDX, info->push ? info->push_idx : 0) |
 			     FIELD_PREP(IRDMA_QPC_PMENA, info->push) |
 			     FIELD_PREP(IRDMA_QPC_RDMAP_VER, 1));
-	ctx[1] = cpu_to_le64(info->sq_pa);
-	ctx[2] = cpu_to_le64(info->rq_pa);
-	ctx[3] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_RQSIZE,
-					irdma_qp_size_code(info->rq_quanta)) |
-			     FIELD_PREP(IRDMA_QPC_SQSIZE,
-					irdma_qp_size_code(info->sq_quanta)));
+	irdma_ctx_rings(ctx, info);
 	ctx[7] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_PDIDX, info->pd & 0xffff));
 	ctx[16] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_ERR_RQ_IDX, info->err_rq_idx) |
 			      FIELD_PREP(IRDMA_QPC_RTOMIN, 5));
@@ -207,6 +208,29 @@ void irdma_qp_ctx_write_iwarp(__le64 *ctx, const struct irdma_qp_hw_info *info)
 		irdma_qp_ctx_iwarp_tcp(ctx, info);
 }
 EXPORT_SYMBOL_IF_KUNIT(irdma_qp_ctx_write_iwarp);
+
+/**
+ * irdma_qp_ctx_write_uda - fill a UDA QP's host context (the ILQ's, the
+ *	IEQ's)
+ * @ctx: the 256 bytes
+ * @info: the QP
+ *
+ * Little more than its rings, CQs and queue set: the largest frame it
+ * takes in its MSS, and the privilege that lets its WQEs name physical
+ * buffers with STag 0.
+ */
+void irdma_qp_ctx_write_uda(__le64 *ctx, const struct irdma_qp_hw_info *info)
+{
+	memset(ctx, 0, IRDMA_QP_CTX_SIZE);
+	irdma_ctx_rings(ctx, info);
+	ctx[6] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_SNDMSS, info->mss));
+	ctx[17] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_TXCQNUM, info->send_cq) |
+			      FIELD_PREP(IRDMA_QPC_RXCQNUM, info->recv_cq));
+	ctx[20] = cpu_to_le64(IRDMA_QPC_PRIVEN);
+	ctx[IRDMA_QPC_COMPL_CTX_QWORD] = cpu_to_le64(info->compl_ctx);
+	ctx[22] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_QSHANDLE, info->qs_handle));
+}
+EXPORT_SYMBOL_IF_KUNIT(irdma_qp_ctx_write_uda);
 
 static u64 irdma_qp_hdr(const struct irdma_qp_hw_info *info)
 {
@@ -233,6 +257,22 @@ void irdma_build_create_qp(struct irdma_cqp_wqe *cmd,
 	cmd->q[5] = info->shadow_pa;
 }
 EXPORT_SYMBOL_IF_KUNIT(irdma_build_create_qp);
+
+/**
+ * irdma_build_create_uda_qp - CREATE_QP for a UDA QP: straight to RTS
+ * @cmd: the command to fill
+ * @info: the QP; its context is written already
+ */
+void irdma_build_create_uda_qp(struct irdma_cqp_wqe *cmd,
+			       const struct irdma_qp_hw_info *info)
+{
+	irdma_cmd_init(cmd, IRDMA_CQPOP_CREATE_QP);
+	cmd->q[2] = info->ctx_pa;
+	cmd->q[3] |= irdma_qp_hdr(info) | IRDMA_QPCMD_CQNUMVALID |
+		     FIELD_PREP(IRDMA_QPCMD_NEXTIWSTATE, IRDMA_QPS_RTS);
+	cmd->q[5] = info->shadow_pa;
+}
+EXPORT_SYMBOL_IF_KUNIT(irdma_build_create_uda_qp);
 
 /**
  * irdma_build_modify_qp - MODIFY_QP to a new state

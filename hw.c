@@ -263,6 +263,8 @@ static void irdma_ceq_process(struct irdma_eq *ceq)
 		if (ctx == IRDMA_CCQ_CTX) {
 			irdma_wr32(fn, IRDMA_PFPE_CQACK, 0);
 			irdma_cqp_process_ccq(fn);
+		} else if (ctx & IRDMA_PUDA_CQ_CTX_FLAG) {
+			irdma_puda_ceq_event(fn, ctx);
 		} else if (ctx) {
 			irdma_cq_ceq_event(fn, ctx);
 		}

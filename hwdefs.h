@@ -362,6 +362,8 @@ enum irdma_wqe_op {
 
 /* CQ shadow area (64 bytes): consumer index and arm word. */
 #define IRDMA_CQ_SHADOW_SIZE		64
+/* The largest shadow-area read threshold CREATE_CQ takes (18 bits). */
+#define IRDMA_MAX_CQ_READ_THRESH	0x3ffff
 #define IRDMA_CQ_DBSA_CQEIDX		GENMASK_ULL(19, 0)	/* qword 0 */
 #define IRDMA_CQ_DBSA_SW_CQ_SELECT	GENMASK_ULL(13, 0)	/* qword 4 */
 #define IRDMA_CQ_DBSA_ARM_NEXT		BIT_ULL(14)

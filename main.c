@@ -67,6 +67,7 @@ static void irdma_fn_init_tables(struct irdma_fn *fn)
 	hash_init(fn->ah_hash);
 	mutex_init(&fn->apbvt_lock);
 	xa_init(&fn->apbvt);
+	mutex_init(&fn->puda_lock);
 }
 
 static void irdma_fn_free_tables(struct irdma_fn *fn)
@@ -87,6 +88,7 @@ static void irdma_fn_free_tables(struct irdma_fn *fn)
 	mutex_destroy(&fn->ah_lock);
 	xa_destroy(&fn->apbvt);
 	mutex_destroy(&fn->apbvt_lock);
+	mutex_destroy(&fn->puda_lock);
 }
 
 /* The software copy of the hardware's ARP table; entry 0 stays unused. */
@@ -137,6 +139,7 @@ static void irdma_fn_rdma_filter(struct irdma_fn *fn, bool on)
 static void irdma_fn_teardown(struct irdma_fn *fn)
 {
 	irdma_fn_rdma_filter(fn, false);
+	irdma_puda_teardown(fn);
 	irdma_stats_fini(fn);
 	irdma_hw_deinit(fn);
 	irdma_fn_free_tables(fn);
@@ -163,7 +166,8 @@ static int irdma_fn_setup(struct irdma_fn *fn)
 	if (err)
 		return err;
 	irdma_srq_caps(fn);
-	return irdma_fn_arp_alloc(fn) ?: irdma_fn_ids_alloc(fn);
+	return irdma_fn_arp_alloc(fn) ?: irdma_fn_ids_alloc(fn) ?:
+	       irdma_puda_setup(fn);
 }
 
 /**

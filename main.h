@@ -42,6 +42,10 @@ enum irdma_ae_target {
 };
 
 struct irdma_fn;
+struct irdma_puda;
+
+/* The privileged UDA queues: the ILQ (QP and CQ 1) and the IEQ (2). */
+#define IRDMA_PUDA_QUEUES	2
 
 #define IRDMA_MAX_UPS		8	/* user priorities, and traffic classes */
 #define IRDMA_DSCP_CODES	64
@@ -90,6 +94,9 @@ struct irdma_ws_leaf {
  *	tree is down and no QP may join
  * @suspend_reqs: QPs whose suspension the hardware has yet to report
  * @suspend_wq: waits for those reports (and for an SQD's)
+ * @puda: the PUDA queues on the tree (priority 0's class), by their
+ *	struct irdma_puda::id - 1
+ * @puda_tc: their traffic class
  */
 struct irdma_ws {
 	struct mutex lock; /* the tree and its QPs */
@@ -97,6 +104,8 @@ struct irdma_ws {
 	struct irdma_ws_leaf leaf[IRDMA_MAX_UPS];
 	DECLARE_BITMAP(nodes, IRDMA_WS_MAX_NODES);
 	struct list_head qps;
+	struct irdma_puda *puda[IRDMA_PUDA_QUEUES];
+	u8 puda_tc;
 	bool tc_change_pending;
 	atomic_t suspend_reqs;
 	wait_queue_head_t suspend_wq;
@@ -525,6 +534,9 @@ struct irdma_ids {
  * @ah_hash: the shared user AHs, by destination address
  * @apbvt_lock: @apbvt, and the hardware's table with it
  * @apbvt: the local TCP ports in the APBVT, with their users' count
+ * @puda_lock: keeps @ilq and @ieq while their CQ's events are taken
+ * @ilq: iWARP: the connection manager's queue (puda.c)
+ * @ieq: iWARP: the queue of offloaded streams' exceptions
  */
 struct irdma_fn {
 	struct irdma_fn_res res;
@@ -576,6 +588,9 @@ struct irdma_fn {
 	DECLARE_HASHTABLE(ah_hash, 8);
 	struct mutex apbvt_lock; /* @apbvt and the hardware's */
 	struct xarray apbvt;
+	struct mutex puda_lock; /* @ilq and @ieq against their events */
+	struct irdma_puda *ilq;
+	struct irdma_puda *ieq;
 };
 
 static inline u32 irdma_rd32(struct irdma_fn *fn, u32 reg)
@@ -858,6 +873,9 @@ struct irdma_iwarp_conn {
 /* ctrl_qp.c: QP contexts and the commands on QPs */
 void irdma_qp_ctx_write(__le64 *ctx, const struct irdma_qp_hw_info *info);
 void irdma_qp_ctx_write_iwarp(__le64 *ctx, const struct irdma_qp_hw_info *info);
+void irdma_qp_ctx_write_uda(__le64 *ctx, const struct irdma_qp_hw_info *info);
+void irdma_build_create_uda_qp(struct irdma_cqp_wqe *cmd,
+			       const struct irdma_qp_hw_info *info);
 void irdma_build_create_qp(struct irdma_cqp_wqe *cmd,
 			   const struct irdma_qp_hw_info *info);
 void irdma_build_modify_qp(struct irdma_cqp_wqe *cmd,
@@ -957,6 +975,8 @@ void irdma_ws_suspended(struct irdma_fn *fn);
 void irdma_ws_tc_before(struct irdma_fn *fn);
 bool irdma_ws_tc_after(struct irdma_fn *fn);
 void irdma_fn_load_qos(struct irdma_fn *fn);
+int irdma_ws_puda_join(struct irdma_fn *fn, struct irdma_puda *q);
+void irdma_ws_puda_leave(struct irdma_fn *fn, struct irdma_puda *q);
 
 /* events.c: the LAN driver's events (ice's IIDC events) */
 #define IRDMA_EVENT_AFTER_MTU	BIT(0)
@@ -1121,5 +1141,134 @@ struct irdma_sim_aux_driver;
 extern struct auxiliary_driver irdma_i40e_frontend;
 extern struct iidc_auxiliary_drv irdma_ice_frontend;
 extern struct irdma_sim_aux_driver irdma_sim_frontend;
+
+/* puda.c: the privileged UDA queues (iWARP) */
+#define IRDMA_ILQ_ID			1
+#define IRDMA_PUDA_CQ_CTX_FLAG		BIT_ULL(52)
+#define IRDMA_PUDA_CQ_ID		GENMASK_ULL(19, 0)
+
+/**
+ * struct irdma_puda_rx - a segment a PUDA queue received
+ * @data: the buffer: the IP header ending 40 bytes in (an IPv4 one after
+ *	20 bytes of padding), the TCP header from there
+ * @len: bytes in @data, from its start
+ * @ipv4: an IPv4 packet
+ * @vlan_valid: it came with a VLAN tag
+ * @vlan: the tag
+ * @smac: its source MAC
+ */
+struct irdma_puda_rx {
+	const u8 *data;
+	u32 len;
+	bool ipv4;
+	bool vlan_valid;
+	u16 vlan;
+	u8 smac[ETH_ALEN];
+};
+
+/**
+ * struct irdma_puda_cfg - a PUDA queue to make
+ * @id: its QP and CQ number (IRDMA_ILQ_ID or IRDMA_IEQ_QP_ID)
+ * @size: WQEs in its SQ and in its RQ (a power of two)
+ * @buf_size: bytes a buffer holds
+ * @tx_bufs: transmit buffers
+ * @receive: takes each segment received, in the CEQ's interrupt thread;
+ *	it must not wait for a CQP command (their completions come through
+ *	the same thread); the buffer is the queue's again on return
+ * @priv: the owner's
+ */
+struct irdma_puda_cfg {
+	u32 id;
+	u32 size;
+	u32 buf_size;
+	u32 tx_bufs;
+	void (*receive)(struct irdma_puda *q, const struct irdma_puda_rx *rx);
+	void *priv;
+};
+
+/**
+ * struct irdma_puda_stats - what a PUDA queue did
+ * @rx: segments received and handed on
+ * @rx_errors: receive completions in error or malformed
+ * @tx: segments posted
+ * @tx_errors: send completions in error
+ * @tx_busy: sends refused, every buffer or SQ slot in flight
+ */
+struct irdma_puda_stats {
+	u64 rx;
+	u64 rx_errors;
+	u64 tx;
+	u64 tx_errors;
+	u64 tx_busy;
+};
+
+/**
+ * struct irdma_puda - a privileged UDA queue: QP, CQ and buffers
+ * @fn: its function
+ * @id: QP and CQ number
+ * @size: WQEs in the SQ and in the RQ
+ * @cq_size: CQEs in the CQ
+ * @buf_size: bytes a buffer holds
+ * @tx_bufs: transmit buffers
+ * @receive: the owner's receive hook
+ * @priv: the owner's
+ * @qp_mem: SQ, RQ, host context and shadow area, in that order
+ * @cq_mem: the CQ's ring and shadow area
+ * @rx_mem: a receive buffer per RQ slot
+ * @tx_mem: the transmit buffers
+ * @cq: the CQ, as consumed
+ * @hw: the QP as the hardware knows it
+ * @cq_hw: the CQ as the hardware knows it
+ * @lock: the SQ and the transmit buffers
+ * @sq: the SQ's ring (one quantum a WQE)
+ * @sq_polarity: the valid bit of the SQ's current pass
+ * @sq_buf: the transmit buffer each SQ slot carries
+ * @tx_free: the free transmit buffers, a stack
+ * @tx_free_count: entries in @tx_free
+ * @rq_valid: the valid bit each RQ slot was last posted with
+ * @qs_handle: the queue set it sends through
+ * @ws_joined: it holds a place on the scheduler tree
+ * @hw_cq: the CQ exists in the hardware
+ * @hw_qp: the QP exists in the hardware
+ * @stats: what it did
+ */
+struct irdma_puda {
+	struct irdma_fn *fn;
+	u32 id;
+	u32 size;
+	u32 cq_size;
+	u32 buf_size;
+	u32 tx_bufs;
+	void (*receive)(struct irdma_puda *q, const struct irdma_puda_rx *rx);
+	void *priv;
+	struct irdma_dma_mem qp_mem;
+	struct irdma_dma_mem cq_mem;
+	struct irdma_dma_mem rx_mem;
+	struct irdma_dma_mem tx_mem;
+	struct irdma_uk_cq cq;
+	struct irdma_qp_hw_info hw;
+	struct irdma_cq_hw_info cq_hw;
+	spinlock_t lock; /* @sq, @sq_buf, @tx_free */
+	struct irdma_ring sq;
+	bool sq_polarity;
+	u16 *sq_buf;
+	u16 *tx_free;
+	u32 tx_free_count;
+	unsigned long *rq_valid;
+	u16 qs_handle;
+	bool ws_joined;
+	bool hw_cq;
+	bool hw_qp;
+	struct irdma_puda_stats stats;
+};
+
+int irdma_puda_create(struct irdma_fn *fn, const struct irdma_puda_cfg *cfg,
+		      struct irdma_puda **out);
+void irdma_puda_destroy(struct irdma_fn *fn, struct irdma_puda *q);
+int irdma_puda_send(struct irdma_puda *q, u32 ah_id, const void *data, u32 len,
+		    u32 l4_len);
+void irdma_puda_ceq_event(struct irdma_fn *fn, u64 ctx);
+int irdma_puda_setup(struct irdma_fn *fn);
+void irdma_puda_teardown(struct irdma_fn *fn);
 
 #endif /* IRDMA_MAIN_H */

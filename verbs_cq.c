@@ -19,7 +19,6 @@
  */
 #define IRDMA_CQ_CTX_ID		GENMASK_ULL(19, 0)
 #define IRDMA_CQ_CTX_GEN	GENMASK_ULL(51, 20)
-#define IRDMA_MAX_CQ_READ_THRESH	0x3ffff
 #define IRDMA_CQ_RING_ALIGN	256
 
 static u64 irdma_cq_ctx(u32 id, u32 gen)

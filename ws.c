@@ -221,6 +221,59 @@ out:
 }
 
 /**
+ * irdma_ws_puda_join - a PUDA queue sends through priority 0's queue set
+ * @fn: the function
+ * @q: the queue; its @qs_handle is set
+ *
+ * Return: 0, -EBUSY while the port's classes are changing, or the error
+ * of a scheduler command or of the LAN driver.
+ */
+int irdma_ws_puda_join(struct irdma_fn *fn, struct irdma_puda *q)
+{
+	struct irdma_ws *ws = &fn->ws;
+	u8 tc;
+	int err;
+
+	if (q->id < 1 || q->id > IRDMA_PUDA_QUEUES)
+		return -EINVAL;
+	mutex_lock(&ws->lock);
+	if (ws->tc_change_pending) {
+		err = -EBUSY;
+		goto out;
+	}
+	tc = irdma_ws_tc_of(fn, 0);
+	err = irdma_ws_leaf_get(fn, tc);
+	if (err)
+		goto out;
+	ws->puda_tc = tc;
+	ws->puda[q->id - 1] = q;
+	q->qs_handle = ws->leaf[tc].qs_handle;
+	q->ws_joined = true;
+out:
+	mutex_unlock(&ws->lock);
+	return err;
+}
+
+/**
+ * irdma_ws_puda_leave - a PUDA queue leaves the tree
+ * @fn: the function
+ * @q: the queue; a no-op if it never joined
+ */
+void irdma_ws_puda_leave(struct irdma_fn *fn, struct irdma_puda *q)
+{
+	struct irdma_ws *ws = &fn->ws;
+
+	mutex_lock(&ws->lock);
+	if (q->ws_joined) {
+		ws->puda[q->id - 1] = NULL;
+		if (!ws->tc_change_pending)
+			irdma_ws_leaf_put(fn, ws->puda_tc);
+		q->ws_joined = false;
+	}
+	mutex_unlock(&ws->lock);
+}
+
+/**
  * irdma_ws_qp_leave - a QP gone from the hardware leaves the tree
  * @qp: the QP; a no-op if it never joined
  *
@@ -258,6 +311,49 @@ void irdma_ws_suspended(struct irdma_fn *fn)
 		wake_up(&ws->suspend_wq);
 }
 
+/* Under the lock: SUSPEND_QP, its report counted first (it may come first). */
+static void irdma_ws_suspend(struct irdma_fn *fn, u32 qp_id)
+{
+	struct irdma_cqp_wqe cmd;
+
+	atomic_inc(&fn->ws.suspend_reqs);
+	irdma_build_suspend_qp(&cmd, qp_id);
+	if (irdma_cqp_exec(fn, &cmd, NULL))
+		irdma_ws_suspended(fn);
+}
+
+/*
+ * Under the lock, the classes changed: the PUDA queues resume on
+ * priority 0's new queue set (as they were, if it could not be made: the
+ * hardware then sends nothing of theirs, as for a QP left off the tree).
+ */
+static void irdma_ws_puda_resume(struct irdma_fn *fn)
+{
+	struct irdma_ws *ws = &fn->ws;
+	u8 tc = irdma_ws_tc_of(fn, 0);
+	struct irdma_cqp_wqe cmd;
+	struct irdma_puda *q;
+	int i, err;
+
+	ws->puda_tc = tc;
+	for (i = 0; i < IRDMA_PUDA_QUEUES; i++) {
+		q = ws->puda[i];
+		if (!q)
+			continue;
+		err = irdma_ws_leaf_get(fn, tc);
+		if (!err) {
+			q->qs_handle = ws->leaf[tc].qs_handle;
+			q->hw.qs_handle = q->qs_handle;
+		}
+		irdma_build_resume_qp(&cmd, q->id, q->qs_handle);
+		irdma_cqp_exec(fn, &cmd, NULL);
+		if (err) {
+			ws->puda[i] = NULL;
+			q->ws_joined = false;
+		}
+	}
+}
+
 /**
  * irdma_ws_tc_before - the port's traffic classes are about to change
  * @fn: the function
@@ -270,8 +366,8 @@ void irdma_ws_suspended(struct irdma_fn *fn)
 void irdma_ws_tc_before(struct irdma_fn *fn)
 {
 	struct irdma_ws *ws = &fn->ws;
-	struct irdma_cqp_wqe cmd;
 	struct irdma_qp *qp;
+	int i;
 	u8 tc;
 
 	mutex_lock(&ws->lock);
@@ -281,13 +377,11 @@ void irdma_ws_tc_before(struct irdma_fn *fn)
 	}
 	atomic_set(&ws->suspend_reqs, 0);
 	WRITE_ONCE(ws->tc_change_pending, true);
-	list_for_each_entry(qp, &ws->qps, ws_entry) {
-		/* Counted first: the report may come before the answer. */
-		atomic_inc(&ws->suspend_reqs);
-		irdma_build_suspend_qp(&cmd, qp->id);
-		if (irdma_cqp_exec(fn, &cmd, NULL))
-			irdma_ws_suspended(fn);
-	}
+	list_for_each_entry(qp, &ws->qps, ws_entry)
+		irdma_ws_suspend(fn, qp->id);
+	for (i = 0; i < IRDMA_PUDA_QUEUES; i++)
+		if (ws->puda[i])
+			irdma_ws_suspend(fn, ws->puda[i]->id);
 	mutex_unlock(&ws->lock);
 
 	if (!wait_event_timeout(ws->suspend_wq, !atomic_read(&ws->suspend_reqs),
@@ -349,6 +443,7 @@ bool irdma_ws_tc_after(struct irdma_fn *fn)
 			left = true;
 		}
 	}
+	irdma_ws_puda_resume(fn);
 	mutex_unlock(&ws->lock);
 	return left;
 }

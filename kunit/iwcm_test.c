@@ -6,8 +6,13 @@
  * refuses their creation, so the QP lookup finds none here.) And the
  * steering tables a connection manager programs: the accelerated ports,
  * counted per user, and quad-hash entries, as the simulator keeps them.
+ * And the ILQ and IEQ the connection manager speaks TCP through.
  */
 #include <kunit/test.h>
+#include <linux/ip.h>
+#include <linux/rtnetlink.h>
+#include <linux/tcp.h>
+#include <net/checksum.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/iw_cm.h>
 
@@ -173,12 +178,162 @@ static void irdma_iwcm_qhash_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->sdev->steer.qhash_count, 0);
 }
 
+/* The ILQ and IEQ: UDA QPs in RTS, each with the CQ of its number. */
+static void irdma_iwcm_puda_made_test(struct kunit *test)
+{
+	struct iwcm_env *e = iwcm_env_setup(test);
+	u32 ids[] = { IRDMA_ILQ_ID, IRDMA_IEQ_QP_ID };
+	struct isim_qp *sqp;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, e->fn->ilq);
+	KUNIT_ASSERT_NOT_NULL(test, e->fn->ieq);
+	KUNIT_EXPECT_EQ(test, e->fn->ilq->id, IRDMA_ILQ_ID);
+	KUNIT_EXPECT_EQ(test, e->fn->ieq->id, IRDMA_IEQ_QP_ID);
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		sqp = xa_load(&e->sdev->qps, ids[i]);
+		KUNIT_ASSERT_NOT_NULL(test, sqp);
+		KUNIT_EXPECT_EQ(test, sqp->type, IRDMA_QP_TYPE_UDA);
+		KUNIT_EXPECT_EQ(test, sqp->state, IRDMA_QPS_RTS);
+		KUNIT_EXPECT_TRUE(test, sqp->priv);
+		KUNIT_EXPECT_EQ(test, sqp->scq, ids[i]);
+		KUNIT_EXPECT_EQ(test, sqp->rcq, ids[i]);
+		KUNIT_EXPECT_NOT_NULL(test, isim_cq_find(e->sdev, ids[i]));
+		/* Its SQ may send: the queue set is attached. */
+		KUNIT_EXPECT_TRUE(test, isim_qset_live(e->sdev, sqp->qs_handle));
+	}
+}
+
+struct iwcm_ilq_rx {
+	struct completion done;
+	struct irdma_puda_rx rx;
+	u8 data[128];
+};
+
+static void iwcm_ilq_receive(struct irdma_puda *q, const struct irdma_puda_rx *rx)
+{
+	struct iwcm_ilq_rx *got = q->priv;
+
+	if (completion_done(&got->done))
+		return;
+	got->rx = *rx;
+	memcpy(got->data, rx->data, min_t(u32, rx->len, sizeof(got->data)));
+	complete(&got->done);
+}
+
+static int iwcm_cqp(struct irdma_fn *fn, struct irdma_cqp_wqe *cmd)
+{
+	return irdma_cqp_exec(fn, cmd, NULL);
+}
+
+/*
+ * A segment sent through the ILQ to the function's own address comes
+ * back through the switch, is steered by the APBVT and a listener's quad
+ * hash entry to the ILQ, and lands in a receive buffer as the hardware
+ * puts it: the IPv4 header (the AH's addresses, TTL and TOS) ending 40
+ * bytes in, the TCP header from there with its checksum filled in, the
+ * source MAC in the completion.
+ */
+static void irdma_iwcm_ilq_loopback_test(struct kunit *test)
+{
+	struct iwcm_env *e = iwcm_env_setup(test);
+	struct irdma_fn *fn = e->fn;
+	struct net_device *ndev = e->sdev->netdev;
+	const u32 addr = 0xc0a84e01;
+	struct irdma_qhash_info listener = {
+		.type = IRDMA_QHASH_TCP_SYN, .ipv4 = true,
+		.local_ip = { 0, 0, 0, addr }, .local_port = 7174,
+		.qp_id = IRDMA_ILQ_ID,
+	};
+	struct irdma_ah_hw_info ah = {
+		.ipv4 = true, .dest_ip = { 0, 0, 0, addr },
+		.src_ip = { 0, 0, 0, addr }, .arp_idx = 5, .hop_limit = 64,
+		.tc = 0x20,
+	};
+	struct tcphdr seg = {
+		.source = htons(40000), .dest = htons(7174),
+		.seq = htonl(0x1234), .doff = 5, .syn = 1, .window = htons(8192),
+	};
+	struct iwcm_ilq_rx *got = kunit_kzalloc(test, sizeof(*got), GFP_KERNEL);
+	struct irdma_puda *ilq = fn->ilq;
+	struct irdma_cqp_wqe cmd;
+	const struct iphdr *ip;
+	const struct tcphdr *th;
+	int ah_id;
+
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_ASSERT_NOT_NULL(test, ilq);
+	init_completion(&got->done);
+	rtnl_lock();
+	KUNIT_ASSERT_EQ(test, dev_open(ndev, NULL), 0);
+	rtnl_unlock();
+
+	ether_addr_copy(ah.mac, ndev->dev_addr);
+	ah_id = irdma_ids_alloc(&fn->ah_ids, 1, fn->hmc.obj[IRDMA_HMC_FSIAV].cnt - 1);
+	KUNIT_ASSERT_GT(test, ah_id, 0);
+	ah.id = ah_id;
+	irdma_build_manage_arp(&cmd, ah.arp_idx, ndev->dev_addr);
+	KUNIT_ASSERT_EQ(test, iwcm_cqp(fn, &cmd), 0);
+	irdma_build_ah(&cmd, &ah, IRDMA_CQPOP_CREATE_ADDR_HANDLE);
+	KUNIT_ASSERT_EQ(test, iwcm_cqp(fn, &cmd), 0);
+	KUNIT_ASSERT_EQ(test, irdma_apbvt_get(fn, 7174), 0);
+	KUNIT_ASSERT_EQ(test, irdma_qhash_manage(fn, &listener, IRDMA_CM_TABLE_ADD), 0);
+
+	mutex_lock(&fn->puda_lock);
+	ilq->priv = got;
+	ilq->receive = iwcm_ilq_receive;
+	mutex_unlock(&fn->puda_lock);
+	KUNIT_EXPECT_EQ(test, irdma_puda_send(ilq, ah_id, &seg, sizeof(seg), sizeof(seg)), 0);
+	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&got->done, 5 * HZ), 0);
+	mutex_lock(&fn->puda_lock);
+	ilq->receive = e->fn->ieq->receive;
+	mutex_unlock(&fn->puda_lock);
+
+	if (completion_done(&got->done)) {
+		KUNIT_EXPECT_EQ(test, got->rx.len, 40 + sizeof(seg));
+		KUNIT_EXPECT_TRUE(test, got->rx.ipv4);
+		KUNIT_EXPECT_FALSE(test, got->rx.vlan_valid);
+		KUNIT_EXPECT_MEMEQ(test, got->rx.smac, ndev->dev_addr, ETH_ALEN);
+		ip = (const struct iphdr *)(got->data + 20);
+		th = (const struct tcphdr *)(got->data + 40);
+		KUNIT_EXPECT_EQ(test, got->data[20] >> 4, 4);
+		KUNIT_EXPECT_EQ(test, ip->protocol, IPPROTO_TCP);
+		KUNIT_EXPECT_EQ(test, ip->ttl, 64);
+		KUNIT_EXPECT_EQ(test, ip->tos, 0x20);
+		KUNIT_EXPECT_EQ(test, ntohl(ip->saddr), addr);
+		KUNIT_EXPECT_EQ(test, ntohl(ip->daddr), addr);
+		KUNIT_EXPECT_EQ(test, ntohs(ip->tot_len), 20 + sizeof(seg));
+		KUNIT_EXPECT_EQ(test, ip_fast_csum(ip, 5), 0);
+		KUNIT_EXPECT_EQ(test, ntohs(th->source), 40000);
+		KUNIT_EXPECT_EQ(test, ntohs(th->dest), 7174);
+		KUNIT_EXPECT_EQ(test, ntohl(th->seq), 0x1234);
+		KUNIT_EXPECT_TRUE(test, tcp_flag_word(th) & TCP_FLAG_SYN);
+		KUNIT_EXPECT_EQ(test, csum_tcpudp_magic(ip->saddr, ip->daddr, sizeof(seg),
+							IPPROTO_TCP,
+							csum_partial(th, sizeof(seg), 0)), 0);
+	}
+	KUNIT_EXPECT_EQ(test, ilq->stats.rx, 1);
+	KUNIT_EXPECT_EQ(test, ilq->stats.tx, 1);
+	KUNIT_EXPECT_EQ(test, e->sdev->stats.uda_tx, 1);
+	KUNIT_EXPECT_EQ(test, e->sdev->stats.uda_rx, 1);
+
+	KUNIT_EXPECT_EQ(test, irdma_qhash_manage(fn, &listener, IRDMA_CM_TABLE_DELETE), 0);
+	irdma_apbvt_put(fn, 7174);
+	irdma_build_ah(&cmd, &ah, IRDMA_CQPOP_DESTROY_ADDR_HANDLE);
+	KUNIT_EXPECT_EQ(test, iwcm_cqp(fn, &cmd), 0);
+	irdma_ids_free(&fn->ah_ids, ah_id);
+	irdma_build_manage_arp(&cmd, ah.arp_idx, NULL);
+	KUNIT_EXPECT_EQ(test, iwcm_cqp(fn, &cmd), 0);
+}
+
 static struct kunit_case irdma_iwcm_cases[] = {
 	KUNIT_CASE_SLOW(irdma_iwcm_ops_present_test),
 	KUNIT_CASE_SLOW(irdma_iwcm_refused_test),
 	KUNIT_CASE_SLOW(irdma_iwcm_no_qp_test),
 	KUNIT_CASE_SLOW(irdma_iwcm_apbvt_users_test),
 	KUNIT_CASE_SLOW(irdma_iwcm_qhash_test),
+	KUNIT_CASE_SLOW(irdma_iwcm_puda_made_test),
+	KUNIT_CASE_SLOW(irdma_iwcm_ilq_loopback_test),
 	{}
 };
 
