@@ -1191,7 +1191,7 @@ struct irdma_puda_cfg {
  * @rx: segments received and handed on
  * @rx_errors: receive completions in error or malformed
  * @tx: segments posted
- * @tx_errors: send completions in error
+ * @tx_errors: send completions in error, or out of the SQ's order
  * @tx_busy: sends refused, every buffer or SQ slot in flight
  */
 struct irdma_puda_stats {

@@ -84,9 +84,12 @@ static void irdma_puda_sent(struct irdma_puda *q, const struct irdma_cqe_info *i
 	unsigned long flags;
 
 	spin_lock_irqsave(&q->lock, flags);
+	/* Every send is signalled: completions come in the SQ's order. */
 	if (info->wqe_idx == q->sq.tail && !irdma_ring_empty(&q->sq)) {
 		q->tx_free[q->tx_free_count++] = q->sq_buf[info->wqe_idx];
 		irdma_ring_consume(&q->sq, 1);
+	} else {
+		q->stats.tx_errors++;
 	}
 	if (info->error)
 		q->stats.tx_errors++;

@@ -256,6 +256,7 @@ static void irdma_iwcm_ilq_loopback_test(struct kunit *test)
 	};
 	struct iwcm_ilq_rx *got = kunit_kzalloc(test, sizeof(*got), GFP_KERNEL);
 	struct irdma_puda *ilq = fn->ilq;
+	void (*hook)(struct irdma_puda *q, const struct irdma_puda_rx *rx);
 	struct irdma_cqp_wqe cmd;
 	const struct iphdr *ip;
 	const struct tcphdr *th;
@@ -280,13 +281,14 @@ static void irdma_iwcm_ilq_loopback_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, irdma_qhash_manage(fn, &listener, IRDMA_CM_TABLE_ADD), 0);
 
 	mutex_lock(&fn->puda_lock);
+	hook = ilq->receive;
 	ilq->priv = got;
 	ilq->receive = iwcm_ilq_receive;
 	mutex_unlock(&fn->puda_lock);
 	KUNIT_EXPECT_EQ(test, irdma_puda_send(ilq, ah_id, &seg, sizeof(seg), sizeof(seg)), 0);
 	KUNIT_EXPECT_GT(test, wait_for_completion_timeout(&got->done, 5 * HZ), 0);
 	mutex_lock(&fn->puda_lock);
-	ilq->receive = e->fn->ieq->receive;
+	ilq->receive = hook;
 	mutex_unlock(&fn->puda_lock);
 
 	if (completion_done(&got->done)) {

@@ -521,13 +521,12 @@ void isim_ah_cmd(struct isim_dev *sdev, const __le64 *wqe,
 		return isim_fail(res, ISIM_MIN_NO_SPACE);
 	ah = &(*chunk)[id % ISIM_AH_CHUNK];
 	/* The data path reads entries without the CQP: valid goes first. */
-	if (FIELD_GET(IRDMA_CQPSQ_OPCODE, hdr) == IRDMA_CQPOP_DESTROY_ADDR_HANDLE) {
-		if (!sdev->roce)
-			isim_uda_sqs_run(sdev);
-		WRITE_ONCE(ah->valid, false);
-		return;
-	}
+	if (FIELD_GET(IRDMA_CQPSQ_OPCODE, hdr) == IRDMA_CQPOP_DESTROY_ADDR_HANDLE &&
+	    !sdev->roce)
+		isim_uda_sqs_run(sdev);
 	WRITE_ONCE(ah->valid, false);
+	if (FIELD_GET(IRDMA_CQPSQ_OPCODE, hdr) == IRDMA_CQPOP_DESTROY_ADDR_HANDLE)
+		return;
 	/* Invalid before rewritten: pairs with isim_ah_get()'s smp_rmb(). */
 	smp_wmb();
 	ah->pd = FIELD_GET(IRDMA_AH_PDIDXLO, le64_to_cpu(wqe[1])) |
