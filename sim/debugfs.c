@@ -68,6 +68,11 @@ static int isim_stats_show(struct seq_file *m, void *data)
 		   sdev->stats.tcp_steered, sdev->stats.tcp_to_lan,
 		   sdev->stats.tcp_rx_dropped, sdev->stats.uda_tx,
 		   sdev->stats.uda_rx, sdev->stats.stream_unmodelled);
+	seq_printf(m, "iwarp_offloaded %llu\niwarp_lsmm %llu\niwarp_fin_tx %llu\niwarp_fin_rx %llu\niwarp_rst_tx %llu\niwarp_rst_rx %llu\niwarp_unreached %llu\n",
+		   sdev->stats.iwarp_offloaded, sdev->stats.iwarp_lsmm,
+		   sdev->stats.iwarp_fin_tx, sdev->stats.iwarp_fin_rx,
+		   sdev->stats.iwarp_rst_tx, sdev->stats.iwarp_rst_rx,
+		   sdev->stats.iwarp_unreached);
 	seq_printf(m, "qps_suspended %llu\nqps_resumed %llu\nresets %llu\n",
 		   sdev->stats.qps_suspended, sdev->stats.qps_resumed,
 		   sdev->stats.resets);

@@ -343,6 +343,32 @@ void isim_aeq_post_full(struct isim_dev *sdev, u32 code, u32 id, u8 source,
 }
 
 /**
+ * isim_aeq_post_tcp - post a QP's asynchronous event, with the QP's state
+ *	and, for an iWARP QP, its TCP connection's
+ * @sdev: the simulated function
+ * @code: the AE code
+ * @qp: the QP
+ * @source: which side of it (IRDMA_AE_SOURCE_*)
+ * @wqe_idx: the WQE concerned
+ */
+void isim_aeq_post_tcp(struct isim_dev *sdev, u32 code, const struct isim_qp *qp,
+		       u8 source, u32 wqe_idx)
+{
+	u64 aeqe[2] = {
+		0,
+		FIELD_PREP(IRDMA_AEQE_QPCQID_LOW, qp->id) |
+		FIELD_PREP(IRDMA_AEQE_QPCQID_HI, qp->id >> 18) |
+		FIELD_PREP(IRDMA_AEQE_AECODE, code) |
+		FIELD_PREP(IRDMA_AEQE_AESRC, source) |
+		FIELD_PREP(IRDMA_AEQE_WQDESCIDX, wqe_idx) |
+		FIELD_PREP(IRDMA_AEQE_IWSTATE, qp->state) |
+		FIELD_PREP(IRDMA_AEQE_TCPSTATE, qp->tcp.state),
+	};
+
+	isim_eq_post(sdev, &sdev->aeq, IRDMA_PFINT_AEQCTL, aeqe, 2);
+}
+
+/**
  * isim_fault_queue_ae - have the engine raise an asynchronous event
  * @sdev: the simulated function
  * @code: the AE code

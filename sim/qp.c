@@ -69,14 +69,14 @@ static int isim_qp_load_ctx(struct isim_dev *sdev, struct isim_qp *qp, u64 ctx_p
 
 /*
  * The QP types a function makes: RoCE's on a RoCE function; on an iWARP
- * one the UDA QPs its connection manager sends and receives TCP segments
- * through (the ILQ and IEQ). Offloaded iWARP QPs are not modelled yet.
+ * one its iWARP QPs and the UDA QPs its connection manager sends and
+ * receives TCP segments through (the ILQ and IEQ).
  */
 static bool isim_qp_type_modelled(struct isim_dev *sdev, u8 type)
 {
 	if (sdev->roce)
 		return type == IRDMA_QP_TYPE_ROCE_RC || type == IRDMA_QP_TYPE_ROCE_UD;
-	return type == IRDMA_QP_TYPE_UDA;
+	return type == IRDMA_QP_TYPE_UDA || type == IRDMA_QP_TYPE_IWARP;
 }
 
 /**
@@ -150,6 +150,15 @@ void isim_qp_modify(struct isim_dev *sdev, const __le64 *wqe,
 		return isim_fail(res, ISIM_MIN_BAD_PARAM);
 	from = qp->state;
 	qp->state = FIELD_GET(IRDMA_QPCMD_NEXTIWSTATE, hdr);
+	if (qp->type == IRDMA_QP_TYPE_IWARP) {
+		u16 err = isim_iwarp_modify(sdev, qp, hdr, le64_to_cpu(wqe[2]));
+
+		if (err) {
+			qp->state = from;
+			isim_fail(res, err);
+		}
+		return;
+	}
 	/* Its SQ drained (the model runs WQEs to the end): the QP says so. */
 	if (from == IRDMA_QPS_RTS && qp->state == IRDMA_QPS_SQD)
 		isim_aeq_post_qp(sdev, IRDMA_AE_QP_SUSPEND_COMPLETE, qp->id,
@@ -216,6 +225,8 @@ void isim_qp_destroy(struct isim_dev *sdev, const __le64 *wqe,
 
 	if (!qp)
 		return isim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+	if (qp->type == IRDMA_QP_TYPE_IWARP)
+		isim_iwarp_destroy(sdev, qp, le64_to_cpu(wqe[3]));
 	kfree(qp);
 }
 

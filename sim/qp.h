@@ -80,6 +80,22 @@ void isim_qp_complete(struct isim_dev *sdev, struct isim_qp *qp, bool sq,
 void isim_frag(const __le64 *wqe, u32 k, u64 *addr, u32 *len, u32 *stag);
 int isim_wqe_frags(u64 hdr, u32 *frags);
 
+/* qp_tx.c */
+struct isim_dev *isim_peer_get(struct isim_dev *self, const u8 *mac);
+void isim_peer_put(struct isim_dev *self, struct isim_dev *peer);
+
+/* iwarp.c */
+u16 isim_iwarp_modify(struct isim_dev *sdev, struct isim_qp *qp, u64 hdr,
+		      u64 ctx_pa);
+void isim_iwarp_destroy(struct isim_dev *sdev, struct isim_qp *qp, u64 hdr);
+void isim_iwarp_sq_empty(struct isim_dev *sdev, struct isim_qp *qp);
+int isim_iwarp_lsmm(struct isim_dev *sdev, struct isim_qp *qp, u64 hdr,
+		    const void *data, u32 len);
+struct isim_dev *isim_iwarp_peer(struct isim_dev *sdev, struct isim_qp *qp,
+				 struct isim_qp **dqp, struct isim_result *r);
+void isim_iwarp_carried(struct isim_dev *dst, struct isim_qp *qp,
+			struct isim_qp *dqp, u8 op, u32 len);
+
 /* qp_rx.c */
 int isim_recv_peek(struct isim_dev *sdev, struct isim_qp *qp, __le64 *wqe,
 		   u32 *idx);

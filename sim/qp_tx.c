@@ -66,11 +66,16 @@ static bool isim_rx_filtered(struct isim_dev *dst)
 	return true;
 }
 
-/*
- * The function owning @mac, locked, if its engine takes RoCE packets;
- * ERR_PTR(-EAGAIN) if it is busy.
+/**
+ * isim_peer_get - the function owning a MAC address, locked, if its engine
+ *	takes RDMA traffic
+ * @self: the function asking (already locked)
+ * @mac: the address
+ *
+ * Return: the function (@self for its own address), NULL if none takes
+ * the traffic, ERR_PTR(-EAGAIN) if it is busy.
  */
-static struct isim_dev *isim_peer_get(struct isim_dev *self, const u8 *mac)
+struct isim_dev *isim_peer_get(struct isim_dev *self, const u8 *mac)
 {
 	struct isim_dev *p, *found = NULL;
 
@@ -91,7 +96,12 @@ static struct isim_dev *isim_peer_get(struct isim_dev *self, const u8 *mac)
 	return found;
 }
 
-static void isim_peer_put(struct isim_dev *self, struct isim_dev *peer)
+/**
+ * isim_peer_put - let go of a function isim_peer_get() found
+ * @self: the function that asked
+ * @peer: the one found
+ */
+void isim_peer_put(struct isim_dev *self, struct isim_dev *peer)
 {
 	if (peer != self)
 		mutex_unlock(&peer->engine_lock);
@@ -340,38 +350,6 @@ static void isim_exec_ud(struct isim_dev *sdev, struct isim_qp *qp,
 	isim_peer_put(sdev, dst);
 }
 
-/* The IP header of a UDA QP's frame, from its AH. */
-static void isim_uda_ip(struct sk_buff *skb, const struct isim_ah *ah, u32 l4_len)
-{
-	int i;
-
-	if (ah->ipv4) {
-		struct iphdr *ip = skb_put_zero(skb, sizeof(*ip));
-
-		ip->version = 4;
-		ip->ihl = 5;
-		ip->tos = ah->tc;
-		ip->tot_len = htons(sizeof(*ip) + l4_len);
-		ip->frag_off = htons(IP_DF);
-		ip->ttl = ah->hop_limit;
-		ip->protocol = IPPROTO_TCP;
-		ip->saddr = htonl(ah->src_ip[3]);
-		ip->daddr = htonl(ah->dest_ip[3]);
-		ip->check = ip_fast_csum(ip, ip->ihl);
-	} else {
-		struct ipv6hdr *ip6 = skb_put_zero(skb, sizeof(*ip6));
-
-		ip6_flow_hdr(ip6, ah->tc, htonl(ah->flow_label));
-		ip6->payload_len = htons(l4_len);
-		ip6->nexthdr = IPPROTO_TCP;
-		ip6->hop_limit = ah->hop_limit;
-		for (i = 0; i < 4; i++) {
-			ip6->saddr.s6_addr32[i] = htonl(ah->src_ip[i]);
-			ip6->daddr.s6_addr32[i] = htonl(ah->dest_ip[i]);
-		}
-	}
-}
-
 /*
  * UDA: the WQE holds a TCP segment (its header L4LEN words long); the
  * engine puts the Ethernet header (the destination MAC from the AH's ARP
@@ -382,11 +360,9 @@ static void isim_exec_uda(struct isim_dev *sdev, struct isim_qp *qp, u64 hdr,
 			  const struct isim_msg *msg, struct isim_result *r)
 {
 	const struct isim_ah *ah = isim_ah_get(sdev, FIELD_GET(IRDMA_WQE_AHID, hdr));
-	u32 l4_hdr = FIELD_GET(IRDMA_WQE_UDA_L4LEN, hdr) * 4, l3_len;
-	struct sk_buff *skb;
-	struct tcphdr *th;
-	struct ethhdr *eth;
-	__wsum csum;
+	u32 l4_hdr = FIELD_GET(IRDMA_WQE_UDA_L4LEN, hdr) * 4;
+	struct isim_wire_addr a;
+	int err;
 
 	r->len_valid = false;
 	if (!ah || ah->arp_idx >= ISIM_MAX_ARPS ||
@@ -398,43 +374,48 @@ static void isim_exec_uda(struct isim_dev *sdev, struct isim_qp *qp, u64 hdr,
 		r->req_ae = IRDMA_AE_UDA_XMIT_BAD_PD;
 		return;
 	}
-	if (l4_hdr < sizeof(*th) || l4_hdr > msg->len) {
+	if (l4_hdr < sizeof(struct tcphdr) || l4_hdr > msg->len) {
 		r->req_ae = IRDMA_AE_UDA_L4LEN_INVALID;
 		return;
 	}
-	l3_len = ah->ipv4 ? sizeof(struct iphdr) : sizeof(struct ipv6hdr);
-	if (l3_len + msg->len > READ_ONCE(sdev->netdev->mtu)) {
+	a = (struct isim_wire_addr) {
+		.ipv4 = ah->ipv4,
+		.tos = ah->tc,
+		.ttl = ah->hop_limit,
+		.flow_label = ah->flow_label,
+		.insert_vlan = ah->insert_vlan,
+		.vlan_tag = ah->vlan_tag,
+		.loopback = ah->loopback,
+	};
+	memcpy(a.src_ip, ah->src_ip, sizeof(a.src_ip));
+	memcpy(a.dest_ip, ah->dest_ip, sizeof(a.dest_ip));
+	ether_addr_copy(a.smac, ah->mac);
+	u64_to_ether_addr(sdev->hmc.arp[ah->arp_idx], a.dmac);
+	err = isim_wire_tcp_send(sdev, &a, msg->data, msg->len);
+	if (err == -EMSGSIZE)
 		r->req_ae = IRDMA_AE_UDA_XMIT_DGRAM_TOO_LONG;
-		return;
-	}
-	skb = alloc_skb(VLAN_ETH_HLEN + l3_len + msg->len, GFP_KERNEL);
-	if (!skb) {
+	else if (err)
 		r->busy = true;
-		return;
-	}
-	eth = skb_put(skb, ETH_HLEN);
-	u64_to_ether_addr(sdev->hmc.arp[ah->arp_idx], eth->h_dest);
-	ether_addr_copy(eth->h_source, ah->mac);
-	eth->h_proto = htons(ah->ipv4 ? ETH_P_IP : ETH_P_IPV6);
-	if (ah->insert_vlan)
-		skb = vlan_insert_tag_set_proto(skb, htons(ETH_P_8021Q), ah->vlan_tag);
-	if (!skb) {
-		r->busy = true;
-		return;
-	}
-	skb_set_network_header(skb, skb->len);
-	isim_uda_ip(skb, ah, msg->len);
-	th = skb_put_data(skb, msg->data, msg->len);
-	th->check = 0;
-	csum = csum_partial(th, msg->len, 0);
-	if (ah->ipv4)
-		th->check = csum_tcpudp_magic(htonl(ah->src_ip[3]), htonl(ah->dest_ip[3]),
-					      msg->len, IPPROTO_TCP, csum);
 	else
-		th->check = csum_ipv6_magic(&ipv6_hdr(skb)->saddr, &ipv6_hdr(skb)->daddr,
-					    msg->len, IPPROTO_TCP, csum);
-	sdev->stats.uda_tx++;
-	isim_switch_send(sdev, skb, ah->loopback);
+		sdev->stats.uda_tx++;
+}
+
+/* iWARP's stream mode: the data goes as bytes of the TCP stream. */
+static void isim_exec_stream(struct isim_dev *sdev, struct isim_qp *qp, u64 hdr,
+			     const struct isim_msg *msg, struct isim_result *r)
+{
+	int err;
+
+	r->len_valid = false;
+	if (!qp->tcp.offloaded) {
+		r->req_ae = IRDMA_AE_WQE_UNEXPECTED_OPCODE;
+		return;
+	}
+	err = isim_iwarp_lsmm(sdev, qp, hdr, msg->data, msg->len);
+	if (err == -EAGAIN)
+		r->busy = true;
+	else
+		r->req_ae = err;
 }
 
 /* An RDMA read: fetch from the peer, scatter locally. */
@@ -460,6 +441,11 @@ static void isim_exec_read(struct isim_dev *sdev, struct isim_qp *qp,
 	}
 	if (total > ISIM_MAX_MSG) {
 		r->req_ae = IRDMA_AE_UDA_XMIT_DGRAM_TOO_LONG;
+		return;
+	}
+	/* iWARP's zero-length read (an RTR) names no buffer to check. */
+	if (!total && qp->type == IRDMA_QP_TYPE_IWARP) {
+		r->len = 0;
 		return;
 	}
 	buf = kvmalloc(max_t(u64, total, 1), GFP_KERNEL);
@@ -499,22 +485,35 @@ static void isim_exec_rc(struct isim_dev *sdev, struct isim_qp *qp, u8 op,
 			 const __le64 *wqe, struct isim_msg *msg,
 			struct isim_result *r)
 {
+	bool iwarp = qp->type == IRDMA_QP_TYPE_IWARP;
 	struct isim_qp *dqp = NULL;
-	struct isim_dev *dst = isim_rc_peer(sdev, qp, &dqp);
+	struct isim_dev *dst;
 	bool write = op == IRDMA_WQEOP_RDMA_WRITE || op == IRDMA_WQEOP_RDMA_WRITE_SOL;
+	bool read = op == IRDMA_WQEOP_RDMA_READ || op == IRDMA_WQEOP_RDMA_READ_INV_STAG;
 	__le64 rq[IRDMA_MAX_QUANTA_PER_WR * 4] = {};
 	u32 idx;
 	int err;
 
-	if (IS_ERR(dst)) {
-		r->busy = true;
+	if (iwarp && read && !qp->tcp.ord) {
+		r->req_ae = IRDMA_AE_RDMA_READ_WHILE_ORD_ZERO;
 		return;
 	}
-	if (!dst) {
-		r->req_ae = IRDMA_AE_LLP_TOO_MANY_RETRIES;
-		return;
+	if (iwarp) {
+		dst = isim_iwarp_peer(sdev, qp, &dqp, r);
+		if (!dst)
+			return;
+	} else {
+		dst = isim_rc_peer(sdev, qp, &dqp);
+		if (IS_ERR(dst)) {
+			r->busy = true;
+			return;
+		}
+		if (!dst) {
+			r->req_ae = IRDMA_AE_LLP_TOO_MANY_RETRIES;
+			return;
+		}
 	}
-	if (op == IRDMA_WQEOP_RDMA_READ || op == IRDMA_WQEOP_RDMA_READ_INV_STAG) {
+	if (read) {
 		isim_exec_read(sdev, qp, wqe, dst, dqp, r);
 		goto out;
 	}
@@ -523,7 +522,8 @@ static void isim_exec_rc(struct isim_dev *sdev, struct isim_qp *qp, u8 op,
 		r->retry = true;
 		goto out;
 	}
-	if (write) {
+	/* iWARP's zero-length write (an RTR) names no buffer to check. */
+	if (write && !(iwarp && !msg->len)) {
 		struct isim_access racc = {
 			.stag = FIELD_GET(IRDMA_WQE_REMSTAG, le64_to_cpu(wqe[3])),
 			.pd = dqp->pd,
@@ -541,14 +541,21 @@ static void isim_exec_rc(struct isim_dev *sdev, struct isim_qp *qp, u8 op,
 			goto out;
 	}
 	isim_deliver(dst, dqp, msg, r);
+	/* iWARP has no RNR: a send finding no receive is the receiver's error. */
+	if (iwarp && r->retry) {
+		r->retry = false;
+		r->resp_ae = IRDMA_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE;
+	}
 out:
 	if (!r->req_ae && !r->retry)
 		isim_count_msg(dst, qp->ipv4, r->len, false, r->rdma_stat);
-	if (r->resp_ae)
-		isim_aeq_post_qp(dst, r->resp_ae, dqp->id, IRDMA_AE_SOURCE_RQ,
-				 dqp->rq_head << dqp->rq_shift, IRDMA_QPS_ERROR);
-	if (r->resp_ae)
+	if (iwarp && !r->req_ae && !r->resp_ae)
+		isim_iwarp_carried(dst, qp, dqp, op, r->len);
+	if (r->resp_ae) {
 		dqp->state = IRDMA_QPS_ERROR;
+		isim_aeq_post_tcp(dst, r->resp_ae, dqp, IRDMA_AE_SOURCE_RQ,
+				  dqp->rq_head << dqp->rq_shift);
+	}
 	isim_peer_put(sdev, dst);
 }
 
@@ -575,6 +582,7 @@ static void isim_exec(struct isim_dev *sdev, struct isim_qp *qp, const __le64 *w
 	u64 hdr = le64_to_cpu(wqe[3]);
 	u8 op = FIELD_GET(IRDMA_WQE_OPCODE, hdr);
 	bool imm = hdr & IRDMA_WQE_IMMDATAFLAG;
+	bool stream = qp->type == IRDMA_QP_TYPE_IWARP && (hdr & IRDMA_WQE_STREAMMODE);
 	struct isim_msg msg = {
 		.imm_valid = imm,
 		.imm = imm ? lower_32_bits(le64_to_cpu(wqe[0])) : 0,
@@ -600,6 +608,14 @@ static void isim_exec(struct isim_dev *sdev, struct isim_qp *qp, const __le64 *w
 		r->req_ae = qp->priv ? isim_mr_fast_reg(sdev, qp->pd, wqe) :
 				       IRDMA_AE_PRIV_OPERATION_DENIED;
 		return;
+	case IRDMA_WQEOP_GEN_RTS_AE:
+		/* The last connection WQE: the QP says it is established. */
+		if (qp->type != IRDMA_QP_TYPE_IWARP || !qp->tcp.offloaded)
+			r->req_ae = IRDMA_AE_WQE_UNEXPECTED_OPCODE;
+		else
+			isim_aeq_post_tcp(sdev, IRDMA_AE_LLP_CONNECTION_ESTABLISHED, qp,
+					  IRDMA_AE_SOURCE_RSVD, 0);
+		return;
 	case IRDMA_WQEOP_BIND_MW:
 		if (qp->type == IRDMA_QP_TYPE_ROCE_UD || qp->type == IRDMA_QP_TYPE_UDA)
 			r->req_ae = IRDMA_AE_WQE_UNEXPECTED_OPCODE;
@@ -622,7 +638,8 @@ static void isim_exec(struct isim_dev *sdev, struct isim_qp *qp, const __le64 *w
 	}
 	if ((qp->type == IRDMA_QP_TYPE_ROCE_UD &&
 	     op != IRDMA_WQEOP_SEND && op != IRDMA_WQEOP_SEND_SOL) ||
-	    (qp->type == IRDMA_QP_TYPE_UDA && op != IRDMA_WQEOP_SEND)) {
+	    (qp->type == IRDMA_QP_TYPE_UDA && op != IRDMA_WQEOP_SEND) ||
+	    (stream && op != IRDMA_WQEOP_SEND)) {
 		r->req_ae = IRDMA_AE_WQE_UNEXPECTED_OPCODE;
 		return;
 	}
@@ -666,6 +683,8 @@ static void isim_exec(struct isim_dev *sdev, struct isim_qp *qp, const __le64 *w
 		isim_exec_ud(sdev, qp, wqe, &msg, r);
 	else if (qp->type == IRDMA_QP_TYPE_UDA)
 		isim_exec_uda(sdev, qp, hdr, &msg, r);
+	else if (stream)
+		isim_exec_stream(sdev, qp, hdr, &msg, r);
 	else
 		isim_exec_rc(sdev, qp, op, wqe, &msg, r);
 	kvfree(data);
@@ -721,7 +740,7 @@ static bool isim_sq_step(struct isim_dev *sdev, struct isim_qp *qp,
 	bool short_wqe;
 	u32 quanta, i;
 
-	if (!isim_valid(hdr, qp->sq_polarity))
+	if (!isim_valid(hdr, qp->sq_polarity) || qp->tcp.wait_pdu)
 		return false;
 	if (qp->rnr_until && time_before(jiffies, qp->rnr_until))
 		return false;
@@ -762,8 +781,7 @@ static bool isim_sq_step(struct isim_dev *sdev, struct isim_qp *qp,
 	if (r.req_ae) {
 		/* The WQE stays: the flush completes it with the error. */
 		qp->state = IRDMA_QPS_ERROR;
-		isim_aeq_post_qp(sdev, r.req_ae, qp->id, IRDMA_AE_SOURCE_SQ,
-				 qp->sq_tail, IRDMA_QPS_ERROR);
+		isim_aeq_post_tcp(sdev, r.req_ae, qp, IRDMA_AE_SOURCE_SQ, qp->sq_tail);
 		return false;
 	}
 	if (hdr & IRDMA_WQE_SIGCOMPL) {
@@ -787,6 +805,8 @@ static bool isim_sq_step(struct isim_dev *sdev, struct isim_qp *qp,
 static bool isim_sq_run(struct isim_dev *sdev, struct isim_qp *qp,
 			struct isim_sq_pass *run)
 {
+	/* An iWARP QP that is CLOSING sends what it holds, then its FIN. */
+	bool closing = qp->state == IRDMA_QPS_SQD && qp->tcp.fin_pending;
 	int n;
 
 	if (qp->suspended)
@@ -797,9 +817,16 @@ static bool isim_sq_run(struct isim_dev *sdev, struct isim_qp *qp,
 			sdev->stats.tx_no_qset++;
 		return false;
 	}
-	for (n = 0; n < ISIM_SQ_BUDGET; n++)
-		if (qp->state != IRDMA_QPS_RTS || !isim_sq_step(sdev, qp, run))
+	for (n = 0; n < ISIM_SQ_BUDGET; n++) {
+		if ((qp->state != IRDMA_QPS_RTS && !closing) ||
+		    !isim_sq_step(sdev, qp, run)) {
+			if (closing && qp->state == IRDMA_QPS_SQD &&
+			    !isim_valid(isim_sq_wqe_hdr(sdev, qp, qp->sq_tail),
+					qp->sq_polarity))
+				isim_iwarp_sq_empty(sdev, qp);
 			return n > 0;
+		}
+	}
 	run->backlog = true;
 	return true;
 }

@@ -163,6 +163,55 @@ struct isim_cq {
 };
 
 /**
+ * struct isim_tcp_conn - the TCP connection an offloaded iWARP QP carries,
+ *	from the context the driver loaded at RTS
+ * @offloaded: the QP has the connection (it went to RTS with one)
+ * @state: the TCP state (IRDMA_TCP_STATE_*), as AEs report it
+ * @local_port: this end's port
+ * @remote_port: the peer's
+ * @mss: the most a segment carries (SNDMSS)
+ * @ttl: the IP TTL or hop limit
+ * @tos: the IP TOS or traffic class
+ * @insert_vlan: frames carry a VLAN tag
+ * @vlan_tag: the tag (VLAN id and priority)
+ * @snd_nxt: the next sequence number to send
+ * @snd_una: the oldest one not acknowledged
+ * @rcv_nxt: the next one expected
+ * @rcv_wnd: this end's window, in bytes
+ * @rcv_wscale: this end's window scale
+ * @ird: inbound RDMA reads the QP takes at once
+ * @ord: outbound RDMA reads it has in flight at most
+ * @rd_ok: it answers RDMA reads
+ * @wait_pdu: the SQ waits for the peer's first PDU (the LSMM asked so)
+ * @pdu_rcvd: the first PDU came
+ * @fin_pending: a FIN goes once the SQ is empty (the QP is CLOSING)
+ * @lost_since: when a message first found no offloaded peer (0: none)
+ */
+struct isim_tcp_conn {
+	bool offloaded;
+	u8 state;
+	u16 local_port;
+	u16 remote_port;
+	u16 mss;
+	u8 ttl;
+	u8 tos;
+	bool insert_vlan;
+	u16 vlan_tag;
+	u32 snd_nxt;
+	u32 snd_una;
+	u32 rcv_nxt;
+	u32 rcv_wnd;
+	u8 rcv_wscale;
+	u16 ird;
+	u16 ord;
+	bool rd_ok;
+	bool wait_pdu;
+	bool pdu_rcvd;
+	bool fin_pending;
+	unsigned long lost_since;
+};
+
+/**
  * struct isim_qp - a queue pair as the engine keeps it
  * @id: QP number
  * @type: enum irdma_qp_hw_type
@@ -196,6 +245,7 @@ struct isim_cq {
  * @srq: the shared receive queue its receives come from (0: its own RQ)
  * @qs_handle: the transmit queue set its SQ goes through
  * @suspended: SUSPEND_QP stopped its SQ until RESUME_QP
+ * @tcp: an iWARP QP's TCP connection (iwarp.c)
  */
 struct isim_qp {
 	u32 id;
@@ -230,6 +280,7 @@ struct isim_qp {
 	unsigned long rnr_until;
 	u32 srq;
 	bool suspended;
+	struct isim_tcp_conn tcp;
 };
 
 /**
@@ -409,6 +460,14 @@ struct isim_hmc {
  * @uda_tx: frames UDA QPs sent
  * @uda_rx: frames UDA QPs received
  * @stream_unmodelled: frames for an offloaded iWARP stream, not modelled
+ * @iwarp_offloaded: iWARP QPs that took a connection (went to RTS)
+ * @iwarp_lsmm: MPA replies iWARP QPs sent as their first stream data
+ * @iwarp_fin_tx: FINs offloaded connections sent
+ * @iwarp_fin_rx: FINs they took
+ * @iwarp_rst_tx: resets they sent
+ * @iwarp_rst_rx: resets they took
+ * @iwarp_unreached: messages of an offloaded connection that found no
+ *	offloaded peer (not yet, or never)
  * @cq_acks: CQACK writes taken
  * @cq_acks_unmatched: those whose CQ had no event to acknowledge (the
  *	number read was another write's, or stale)
@@ -441,6 +500,13 @@ struct isim_stats {
 	u64 uda_tx;
 	u64 uda_rx;
 	u64 stream_unmodelled;
+	u64 iwarp_offloaded;
+	u64 iwarp_lsmm;
+	u64 iwarp_fin_tx;
+	u64 iwarp_fin_rx;
+	u64 iwarp_rst_tx;
+	u64 iwarp_rst_rx;
+	u64 iwarp_unreached;
 	atomic64_t cq_acks;
 	atomic64_t cq_acks_unmatched;
 	atomic64_t cq_events_held;
@@ -882,6 +948,8 @@ void isim_aeq_create(struct isim_dev *sdev, const __le64 *wqe,
 void isim_aeq_destroy(struct isim_dev *sdev, const __le64 *wqe,
 		      struct isim_cqp_result *res);
 void isim_ceq_post(struct isim_dev *sdev, u32 ceq_id, u64 ctx);
+void isim_aeq_post_tcp(struct isim_dev *sdev, u32 code, const struct isim_qp *qp,
+		       u8 source, u32 wqe_idx);
 void isim_aeq_post_qp(struct isim_dev *sdev, u32 code, u32 id, u8 source,
 		      u32 wqe_idx, u8 state);
 void isim_aeq_post_ctx(struct isim_dev *sdev, u32 code, u32 id, u64 ctx);
@@ -987,6 +1055,68 @@ void isim_steer_apbvt(struct isim_dev *sdev, const __le64 *wqe,
 void isim_steer_qhash(struct isim_dev *sdev, const __le64 *wqe,
 		      struct isim_cqp_result *res);
 void isim_steer_clear(struct isim_dev *sdev);
+
+/**
+ * struct isim_tcp_tuple - a connection's ends, as the quad hash keys it
+ * @ipv4: IPv4 addresses (in word 3)
+ * @local_ip: this end's address, host-order words
+ * @remote_ip: the peer's
+ * @local_port: this end's port
+ * @remote_port: the peer's
+ * @vlan: the VLAN id, with bit 15 set when there is one
+ */
+struct isim_tcp_tuple {
+	bool ipv4;
+	u32 local_ip[4];
+	u32 remote_ip[4];
+	u16 local_port;
+	u16 remote_port;
+	u16 vlan;
+};
+
+bool isim_steer_conn_bind(struct isim_dev *sdev, const struct isim_tcp_tuple *t,
+			  u32 qpn);
+void isim_steer_conn_unbind(struct isim_dev *sdev, const struct isim_tcp_tuple *t,
+			    u32 qpn);
+int isim_steer_conn_qpn(struct isim_dev *sdev, const struct isim_tcp_tuple *t,
+			u32 *qpn);
+
+/**
+ * struct isim_wire_addr - the Ethernet and IP headers of a frame the
+ *	engine builds
+ * @ipv4: IPv4 (else IPv6)
+ * @src_ip: source address, host-order words (IPv4 in word 3)
+ * @dest_ip: destination address
+ * @tos: IPv4 TOS or IPv6 traffic class
+ * @ttl: TTL or hop limit
+ * @flow_label: IPv6 flow label
+ * @smac: source MAC
+ * @dmac: destination MAC
+ * @insert_vlan: a VLAN tag goes in
+ * @vlan_tag: the tag
+ * @loopback: the frame goes back into the port, not out
+ */
+struct isim_wire_addr {
+	bool ipv4;
+	u32 src_ip[4];
+	u32 dest_ip[4];
+	u8 tos;
+	u8 ttl;
+	u32 flow_label;
+	u8 smac[ETH_ALEN];
+	u8 dmac[ETH_ALEN];
+	bool insert_vlan;
+	u16 vlan_tag;
+	bool loopback;
+};
+
+/* iwarp.c */
+void isim_iwarp_segment_rx(struct isim_dev *sdev, struct isim_qp *qp,
+			   const struct sk_buff *skb, const struct isim_tcp_frame *f);
+
+/* wire.c */
+int isim_wire_tcp_send(struct isim_dev *sdev, const struct isim_wire_addr *a,
+		       const void *seg, u32 len);
 
 /* push.c */
 void isim_push_manage(struct isim_dev *sdev, const __le64 *wqe,

@@ -14,8 +14,11 @@
  * port of the APBVT goes to the engine, whose threads look it up in the
  * quad hash: a connection's entry first, then a listener's (which
  * matches any remote end). An entry naming a UDA QP (the ILQ) puts the
- * frame in one of its receive buffers; a segment no entry takes goes on
- * to the LAN, where the host's stack answers it.
+ * frame in one of its receive buffers; one naming an offloaded iWARP QP
+ * (the engine points a connection's entry at its QP when the QP takes
+ * the connection over, iwarp.c) hands the segment to the connection; a
+ * segment no entry takes goes on to the LAN, where the host's stack
+ * answers it.
  */
 #include <kunit/visibility.h>
 #include <linux/bitfield.h>
@@ -182,6 +185,91 @@ void isim_steer_clear(struct isim_dev *sdev)
 	sdev->steer.qhash_count = 0;
 	bitmap_zero(sdev->steer.apbvt, 65536);
 	skb_queue_purge(&sdev->steer.rxq);
+}
+
+/* The key of a connection's entry. */
+static u32 isim_conn_key(struct isim_qhash_key *key, const struct isim_tcp_tuple *t)
+{
+	memset(key, 0, sizeof(*key));
+	key->type = IRDMA_QHASH_TCP_ESTABLISHED;
+	key->ipv4 = t->ipv4;
+	key->local_port = t->local_port;
+	key->remote_port = t->remote_port;
+	key->vlan = t->vlan;
+	memcpy(key->local_ip, t->local_ip, sizeof(key->local_ip));
+	memcpy(key->remote_ip, t->remote_ip, sizeof(key->remote_ip));
+	if (key->ipv4) {
+		memset(key->local_ip, 0, 3 * sizeof(u32));
+		memset(key->remote_ip, 0, 3 * sizeof(u32));
+	}
+	return jhash(key, sizeof(*key), 0);
+}
+
+/**
+ * isim_steer_conn_bind - point a connection's entry at the QP taking the
+ *	connection over (an iWARP QP going to RTS)
+ * @sdev: the simulated function
+ * @t: the connection
+ * @qpn: the QP
+ *
+ * Return: false if the quad hash has no entry for the connection: its
+ * segments then reach no QP.
+ */
+bool isim_steer_conn_bind(struct isim_dev *sdev, const struct isim_tcp_tuple *t,
+			  u32 qpn)
+{
+	struct isim_qhash_key key;
+	struct isim_qhash_entry *e;
+
+	e = isim_qhash_find(sdev, &key, isim_conn_key(&key, t));
+	if (e)
+		e->qpn = qpn;
+	return e;
+}
+
+/**
+ * isim_steer_conn_unbind - remove a connection's entry, if it names the QP
+ *	(REMOVEHASHENTRY of MODIFY_QP and DESTROY_QP)
+ * @sdev: the simulated function
+ * @t: the connection
+ * @qpn: the QP
+ */
+void isim_steer_conn_unbind(struct isim_dev *sdev, const struct isim_tcp_tuple *t,
+			    u32 qpn)
+{
+	struct isim_qhash_key key;
+	struct isim_qhash_entry *e;
+
+	e = isim_qhash_find(sdev, &key, isim_conn_key(&key, t));
+	if (!e || e->qpn != qpn)
+		return;
+	hash_del(&e->node);
+	sdev->steer.qhash_count--;
+	kfree(e);
+}
+
+/**
+ * isim_steer_conn_qpn - where a connection's segments go
+ * @sdev: the simulated function they arrive at
+ * @t: the connection, as that function sees it
+ * @qpn: the QP its entry names
+ *
+ * Return: 0; -ENOENT if the function does not accelerate the local port
+ * or has no entry for the connection (its stack takes the segments).
+ */
+int isim_steer_conn_qpn(struct isim_dev *sdev, const struct isim_tcp_tuple *t,
+			u32 *qpn)
+{
+	struct isim_qhash_key key;
+	struct isim_qhash_entry *e;
+
+	if (!test_bit(t->local_port, sdev->steer.apbvt))
+		return -ENOENT;
+	e = isim_qhash_find(sdev, &key, isim_conn_key(&key, t));
+	if (!e)
+		return -ENOENT;
+	*qpn = e->qpn;
+	return 0;
 }
 
 /* Frames waiting for the engine; more are dropped, as a full buffer does. */
@@ -353,16 +441,12 @@ static void isim_steer_rx_one(struct isim_dev *sdev, struct sk_buff *skb)
 		return;
 	}
 	qp = xa_load(&sdev->qps, e->qpn);
-	if (qp && qp->type == IRDMA_QP_TYPE_UDA) {
+	if (qp && qp->type == IRDMA_QP_TYPE_UDA)
 		isim_uda_receive(sdev, qp, skb, &f);
-	} else if (qp && qp->type == IRDMA_QP_TYPE_IWARP) {
-		sdev->stats.stream_unmodelled++;
-		dev_warn_ratelimited(&sdev->dev,
-				     "QP %u: segments of an offloaded iWARP stream are not modelled\n",
-				     qp->id);
-	} else {
+	else if (qp && qp->type == IRDMA_QP_TYPE_IWARP && qp->tcp.offloaded)
+		isim_iwarp_segment_rx(sdev, qp, skb, &f);
+	else
 		sdev->stats.tcp_rx_dropped++;
-	}
 	kfree_skb(skb);
 }
 

@@ -8,10 +8,12 @@
 # peer here is the host's own TCP stack in a network namespace (function
 # 33's netdev), so the frames are checked by code nobody here wrote: the
 # three-way handshake with the listener, an MPA request from a Python
-# client that reaches rping as a connection request, and the reset the
-# driver sends when rping, unable to make its QP (the simulator does not
-# make offloaded iWARP QPs yet), ends with the connection pending. A
-# revision 2 request without peer-to-peer mode is reset at once.
+# client that reaches rping as a connection request, and the MPA reply
+# rping's QP sends as its first stream data (a real segment from the
+# offloaded connection). The Python peer sends no RTR message, so the
+# connection never becomes established: the driver gives up on it and
+# resets it. A revision 2 request without peer-to-peer mode is reset at
+# once.
 . "$IRDMA_REPO/tests/vm/lib.sh"
 require rping rdma ibv_devinfo python3
 
@@ -57,18 +59,24 @@ cat /tmp/srv.rping
 grep -qx connected /tmp/mpa.out ||
 	fail "no TCP connection to the listener through the ILQ (client $rc)"
 echo "ok: the host's TCP made a connection with the driver's connection manager"
-# The request reached rping as a connection request; its QP cannot be
-# made (no offloaded iWARP QPs in the simulator), so it ends, and the
-# driver resets the connection its listener leaves pending.
-grep -q 'rdma_create_qp' /tmp/srv.rping ||
-	check_failed "the MPA request did not reach rping as a connection request"
+# The request reached rping, which accepted it: its QP took the
+# connection over and sent the MPA reply. No RTR follows, the accept
+# fails, and the connection is reset.
+grep -q 'reply: rev=2 reject=0 enhanced=1' /tmp/mpa.out ||
+	check_failed "no MPA reply from the accepting QP"
+grep -q 'rdma_accept' /tmp/srv.rping ||
+	check_failed "the MPA request did not reach rping's accept"
 grep -qx reset /tmp/mpa.out ||
-	check_failed "the pending connection was not reset when its listener went"
+	check_failed "the connection with no RTR was not reset"
 echo "frames steered to the engine: $(($(sim_stat tcp_steered) - steered0))," \
 	"UDA frames received $(sim_stat uda_rx), sent $(sim_stat uda_tx)," \
 	"to the LAN $(sim_stat tcp_to_lan), dropped $(sim_stat tcp_rx_dropped)"
 stat_above uda_rx 2 || check_failed "the ILQ received under 3 frames"
 stat_above uda_tx 1 || check_failed "the ILQ sent under 2 frames"
+echo "offloaded connections $(sim_stat iwarp_offloaded), MPA replies from QPs" \
+	"$(sim_stat iwarp_lsmm), resets from QPs $(sim_stat iwarp_rst_tx)"
+stat_above iwarp_lsmm 0 || check_failed "no QP sent an MPA reply"
+stat_above iwarp_rst_tx 0 || check_failed "the offloaded connection was not reset"
 
 # A revision 2 request without peer-to-peer mode (no RTR message offered):
 # the stock driver's connection manager resets the connection.
@@ -82,7 +90,7 @@ kill $srv 2>/dev/null
 wait $srv
 grep -qx reset /tmp/mpa3.out ||
 	check_failed "a request without peer-to-peer mode was not reset"
-! grep -q 'rdma_create_qp' /tmp/srv2.rping ||
+! grep -q 'rdma_accept' /tmp/srv2.rping ||
 	check_failed "a request without peer-to-peer mode reached rping"
 
 # Nothing listens on another port of the function: the host's stack

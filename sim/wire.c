@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Frames the engine puts on the Ethernet switch: a TCP segment behind the
+ * Ethernet (and VLAN) and IP headers the engine builds, with the TCP
+ * checksum it fills in. The ILQ's and IEQ's sends (a TCP header the
+ * driver wrote, addressed by an AH) and an offloaded iWARP connection's
+ * own segments (from its QP context) both leave this way.
+ */
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/skbuff.h>
+#include <linux/tcp.h>
+#include <net/ip.h>
+#include <net/ip6_checksum.h>
+#include <net/ipv6.h>
+
+#include "sim.h"
+
+static void isim_wire_ip(struct sk_buff *skb, const struct isim_wire_addr *a,
+			 u32 l4_len)
+{
+	int i;
+
+	if (a->ipv4) {
+		struct iphdr *ip = skb_put_zero(skb, sizeof(*ip));
+
+		ip->version = 4;
+		ip->ihl = 5;
+		ip->tos = a->tos;
+		ip->tot_len = htons(sizeof(*ip) + l4_len);
+		ip->frag_off = htons(IP_DF);
+		ip->ttl = a->ttl;
+		ip->protocol = IPPROTO_TCP;
+		ip->saddr = htonl(a->src_ip[3]);
+		ip->daddr = htonl(a->dest_ip[3]);
+		ip->check = ip_fast_csum(ip, ip->ihl);
+		return;
+	}
+	{
+		struct ipv6hdr *ip6 = skb_put_zero(skb, sizeof(*ip6));
+
+		ip6_flow_hdr(ip6, a->tos, htonl(a->flow_label));
+		ip6->payload_len = htons(l4_len);
+		ip6->nexthdr = IPPROTO_TCP;
+		ip6->hop_limit = a->ttl;
+		for (i = 0; i < 4; i++) {
+			ip6->saddr.s6_addr32[i] = htonl(a->src_ip[i]);
+			ip6->daddr.s6_addr32[i] = htonl(a->dest_ip[i]);
+		}
+	}
+}
+
+/**
+ * isim_wire_tcp_send - put a TCP segment on the switch
+ * @sdev: the function sending
+ * @a: the headers to put in front
+ * @seg: the segment, from its TCP header on (its checksum is filled in)
+ * @len: its length
+ *
+ * Context: may sleep; not under the switch's lock.
+ * Return: 0, -EMSGSIZE if the packet is over the port's MTU, -ENOMEM.
+ */
+int isim_wire_tcp_send(struct isim_dev *sdev, const struct isim_wire_addr *a,
+		       const void *seg, u32 len)
+{
+	u32 l3_len = a->ipv4 ? sizeof(struct iphdr) : sizeof(struct ipv6hdr);
+	struct sk_buff *skb;
+	struct ethhdr *eth;
+	struct tcphdr *th;
+	__wsum csum;
+
+	if (l3_len + len > READ_ONCE(sdev->netdev->mtu))
+		return -EMSGSIZE;
+	skb = alloc_skb(VLAN_ETH_HLEN + l3_len + len, GFP_KERNEL);
+	if (!skb)
+		return -ENOMEM;
+	eth = skb_put(skb, ETH_HLEN);
+	ether_addr_copy(eth->h_dest, a->dmac);
+	ether_addr_copy(eth->h_source, a->smac);
+	eth->h_proto = htons(a->ipv4 ? ETH_P_IP : ETH_P_IPV6);
+	if (a->insert_vlan) {
+		/* Frees the frame when it fails. */
+		skb = vlan_insert_tag_set_proto(skb, htons(ETH_P_8021Q), a->vlan_tag);
+		if (!skb)
+			return -ENOMEM;
+	}
+	skb_set_network_header(skb, skb->len);
+	isim_wire_ip(skb, a, len);
+	th = skb_put_data(skb, seg, len);
+	th->check = 0;
+	csum = csum_partial(th, len, 0);
+	if (a->ipv4)
+		th->check = csum_tcpudp_magic(htonl(a->src_ip[3]), htonl(a->dest_ip[3]),
+					      len, IPPROTO_TCP, csum);
+	else
+		th->check = csum_ipv6_magic(&ipv6_hdr(skb)->saddr, &ipv6_hdr(skb)->daddr,
+					    len, IPPROTO_TCP, csum);
+	isim_switch_send(sdev, skb, a->loopback);
+	return 0;
+}
