@@ -508,6 +508,21 @@ int irdma_cm_node_reject(struct irdma_cm_node *n, const void *pdata, u16 len,
 }
 EXPORT_SYMBOL_IF_KUNIT(irdma_cm_node_reject);
 
+/**
+ * irdma_cm_node_reset - the owner ends a connection it has not handed over:
+ *	a reset goes to the peer, the node closes (%IRDMA_CM_EV_GONE)
+ * @n: the node
+ */
+void irdma_cm_node_reset(struct irdma_cm_node *n)
+{
+	if (n->state == IRDMA_CM_CLOSED)
+		return;
+	if (n->state != IRDMA_CM_IDLE)
+		irdma_cm_send_rst(n);
+	irdma_cm_end(n, IRDMA_CM_EV_GONE);
+}
+EXPORT_SYMBOL_IF_KUNIT(irdma_cm_node_reset);
+
 /* Retransmissions ran out. */
 static void irdma_cm_expired(struct irdma_cm_node *n)
 {

@@ -294,6 +294,12 @@ void irdma_build_modify_qp(struct irdma_cqp_wqe *cmd,
 				!!(flags & IRDMA_QPMOD_CQ_VALID)) |
 		     FIELD_PREP(IRDMA_QPCMD_ORDVALID,
 				!!(flags & IRDMA_QPMOD_ORD_VALID)) |
+		     FIELD_PREP(IRDMA_QPCMD_TOECTXVALID,
+				!!(flags & IRDMA_QPMOD_TCP_VALID)) |
+		     FIELD_PREP(IRDMA_QPCMD_RESETCON,
+				!!(flags & IRDMA_QPMOD_RESET_CONN)) |
+		     FIELD_PREP(IRDMA_QPCMD_REMOVEHASHENTRY,
+				!!(flags & IRDMA_QPMOD_DEL_HASH)) |
 		     FIELD_PREP(IRDMA_QPCMD_NEXTIWSTATE, next_state);
 	cmd->q[5] = info->shadow_pa;
 }

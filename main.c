@@ -139,6 +139,7 @@ static void irdma_fn_rdma_filter(struct irdma_fn *fn, bool on)
 static void irdma_fn_teardown(struct irdma_fn *fn)
 {
 	irdma_fn_rdma_filter(fn, false);
+	irdma_cm_fini(container_of(fn, struct irdma_device, fn));
 	irdma_puda_teardown(fn);
 	irdma_stats_fini(fn);
 	irdma_hw_deinit(fn);
@@ -167,7 +168,8 @@ static int irdma_fn_setup(struct irdma_fn *fn)
 		return err;
 	irdma_srq_caps(fn);
 	return irdma_fn_arp_alloc(fn) ?: irdma_fn_ids_alloc(fn) ?:
-	       irdma_puda_setup(fn);
+	       irdma_puda_setup(fn) ?:
+	       irdma_cm_init(container_of(fn, struct irdma_device, fn));
 }
 
 /**

@@ -43,6 +43,7 @@ enum irdma_ae_target {
 
 struct irdma_fn;
 struct irdma_puda;
+struct irdma_cm;
 
 /* The privileged UDA queues: the ILQ (QP and CQ 1) and the IEQ (2). */
 #define IRDMA_PUDA_QUEUES	2
@@ -537,6 +538,8 @@ struct irdma_ids {
  * @puda_lock: keeps @ilq and @ieq while their CQ's events are taken
  * @ilq: iWARP: the connection manager's queue (puda.c)
  * @ieq: iWARP: the queue of offloaded streams' exceptions
+ * @cm: iWARP: the connection manager, while the ILQ's segments go to it
+ *	(set and cleared under @puda_lock)
  */
 struct irdma_fn {
 	struct irdma_fn_res res;
@@ -591,6 +594,7 @@ struct irdma_fn {
 	struct mutex puda_lock; /* @ilq and @ieq against their events */
 	struct irdma_puda *ilq;
 	struct irdma_puda *ieq;
+	struct irdma_cm *cm;
 };
 
 static inline u32 irdma_rd32(struct irdma_fn *fn, u32 reg)
@@ -645,6 +649,7 @@ void irdma_hw_deinit(struct irdma_fn *fn);
 void irdma_cq_ceq_event(struct irdma_fn *fn, u64 ctx);
 void irdma_cq_async_event(struct irdma_fn *fn, u32 id);
 void irdma_qp_suspended(struct irdma_fn *fn, u32 qp_id);
+void irdma_qp_iwarp_ae(struct irdma_fn *fn, u32 qp_id, u16 code, u8 tcp_state);
 void irdma_qp_async_event(struct irdma_fn *fn, u32 qp_id, u16 code, u8 source,
 			  u32 wqe_idx);
 void irdma_srq_event(struct irdma_fn *fn, u32 srq_id);
@@ -869,6 +874,9 @@ struct irdma_iwarp_conn {
 #define IRDMA_QPMOD_ARP_VALID	BIT(0)
 #define IRDMA_QPMOD_CQ_VALID	BIT(1)
 #define IRDMA_QPMOD_ORD_VALID	BIT(2)
+#define IRDMA_QPMOD_TCP_VALID	BIT(3)	/* iWARP: the TCP part of the context */
+#define IRDMA_QPMOD_RESET_CONN	BIT(4)	/* iWARP: reset the connection */
+#define IRDMA_QPMOD_DEL_HASH	BIT(5)	/* iWARP: its quad hash entry goes */
 
 /* ctrl_qp.c: QP contexts and the commands on QPs */
 void irdma_qp_ctx_write(__le64 *ctx, const struct irdma_qp_hw_info *info);
@@ -1270,5 +1278,8 @@ int irdma_puda_send(struct irdma_puda *q, u32 ah_id, const void *data, u32 len,
 void irdma_puda_ceq_event(struct irdma_fn *fn, u64 ctx);
 int irdma_puda_setup(struct irdma_fn *fn);
 void irdma_puda_teardown(struct irdma_fn *fn);
+
+/* cm.c */
+void irdma_cm_ilq_receive(struct irdma_puda *q, const struct irdma_puda_rx *rx);
 
 #endif /* IRDMA_MAIN_H */

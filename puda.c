@@ -370,7 +370,7 @@ static const struct irdma_puda_cfg irdma_puda_cfgs[IRDMA_PUDA_QUEUES] = {
 		.size = 512,
 		.buf_size = 1024,
 		.tx_bufs = 1024,
-		.receive = irdma_puda_drop,
+		.receive = irdma_cm_ilq_receive,
 	}, {
 		.id = IRDMA_IEQ_QP_ID,
 		.size = 64,

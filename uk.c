@@ -439,6 +439,24 @@ void irdma_uk_qp_init(struct irdma_uk_qp *qp)
 	qp->db_head = 0;
 }
 
+/**
+ * irdma_uk_qp_conn_wqes - leave an iWARP QP's first SQ quanta to its
+ *	connection manager
+ * @qp: the QP, just initialized
+ * @count: the quanta its connection's WQEs take
+ *
+ * The manager writes them with valid bit 1 at the hand-over; the
+ * consumer's WQEs follow on the same first pass.
+ */
+void irdma_uk_qp_conn_wqes(struct irdma_uk_qp *qp, u32 count)
+{
+	qp->sq_ring.head = count;
+	qp->sq_ring.tail = count;
+	qp->db_head = count;
+	qp->sq_polarity = true;
+}
+EXPORT_SYMBOL_IF_KUNIT(irdma_uk_qp_conn_wqes);
+
 static __le64 *irdma_sq_quantum(struct irdma_uk_qp *qp, u32 idx)
 {
 	return qp->sq + (size_t)idx * (IRDMA_WQE_QUANTUM_SIZE / 8);

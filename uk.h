@@ -329,6 +329,7 @@ struct irdma_fast_reg {
 	u8 pbl_levels;
 };
 
+void irdma_uk_qp_conn_wqes(struct irdma_uk_qp *qp, u32 count);
 void irdma_uk_qp_init(struct irdma_uk_qp *qp);
 int irdma_uk_post_sq(struct irdma_uk_qp *qp, const struct irdma_sq_post *p);
 int irdma_uk_post_local_inv(struct irdma_uk_qp *qp, u64 wr_id, u32 stag,

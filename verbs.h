@@ -21,6 +21,8 @@
 /* A QP's context block: the Q2 buffer, then its host context. */
 #define IRDMA_QP_CTX_BLOCK		512
 #define IRDMA_QP_HOST_CTX		(IRDMA_QP_CTX_BLOCK / 2)
+/* iWARP: the SQ quanta the connection manager's WQEs take. */
+#define IRDMA_IWARP_CONN_WQES		3
 #define IRDMA_RSVD_PDS			3
 #define IRDMA_RSVD_QPS			3
 #define IRDMA_RSVD_CQS			3
@@ -144,6 +146,12 @@ struct irdma_cq {
  * @user_pri: its packets' user priority, which picks the class
  * @suspend_pending: moving to SQD, it waits for the hardware to say its
  *	SQ is drained
+ * @cm_conn: iWARP: the connection it carries, from the connection
+ *	manager's hand-over until the connection's close (cm.c)
+ * @iw_conn: iWARP: the TCP numbers the hand-over loads into its context
+ * @tcp_state: iWARP: the TCP state its last AE reported
+ * @rts_ae: iWARP: the hardware reported the connection established
+ * @cm_wait: iWARP: the hand-over waits there for @rts_ae
  */
 struct irdma_qp {
 	struct ib_qp ibqp;
@@ -185,6 +193,11 @@ struct irdma_qp {
 	u8 ws_tc;
 	u8 user_pri;
 	bool suspend_pending;
+	struct irdma_cm_conn *cm_conn;
+	struct irdma_iwarp_conn iw_conn;
+	u8 tcp_state;
+	bool rts_ae;
+	wait_queue_head_t cm_wait;
 };
 
 /**
@@ -471,6 +484,7 @@ int irdma_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 
 /* verbs_mr.c */
 struct ib_mr *irdma_get_dma_mr(struct ib_pd *pd, int access);
+struct ib_mr *irdma_reg_kernel_mr(struct ib_pd *pd, dma_addr_t addr, u32 size);
 struct ib_mr *irdma_alloc_mr(struct ib_pd *pd, enum ib_mr_type mr_type,
 			     u32 max_num_sg);
 int irdma_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
@@ -519,6 +533,9 @@ int irdma_create_user_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
 			 struct ib_udata *udata);
 int irdma_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr);
 void irdma_arp_put(struct irdma_fn *fn, u32 idx);
+int irdma_create_hw_ah(struct irdma_fn *fn, struct irdma_ah_hw_info *hw,
+		       u32 flags);
+void irdma_destroy_hw_ah(struct irdma_fn *fn, const struct irdma_ah_hw_info *hw);
 int irdma_arp_add(struct irdma_fn *fn, const u32 *ip, bool ipv4,
 		  const u8 *mac);
 int irdma_roce_path_get(const struct ib_gid_attr *sgid_attr,
@@ -536,6 +553,22 @@ bool irdma_roce_vlan_tag(struct irdma_fn *fn, u16 vlan, u8 up, u16 *tag);
 
 /* verbs_iwcm.c */
 void irdma_set_iw_cm_ops(struct ib_device *ibdev);
+
+/* cm.c: iWARP's connection manager */
+struct iw_cm_id;
+struct iw_cm_conn_param;
+int irdma_cm_init(struct irdma_device *iwdev);
+void irdma_cm_fini(struct irdma_device *iwdev);
+int irdma_cm_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *param);
+int irdma_cm_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *param);
+int irdma_cm_reject(struct iw_cm_id *cm_id, const void *pdata, u8 len);
+int irdma_cm_listen(struct iw_cm_id *cm_id, int backlog);
+int irdma_cm_unlisten(struct iw_cm_id *cm_id);
+void irdma_cm_qp_closing(struct irdma_qp *qp, bool now);
+void irdma_cm_qp_ae(struct irdma_qp *qp, u16 code, u8 tcp_state);
+int irdma_qp_iwarp_rts(struct irdma_qp *qp);
+void irdma_qp_iwarp_close(struct irdma_qp *qp);
+void irdma_qp_iwarp_fail(struct irdma_qp *qp, bool reset);
 
 /* ae.c: what an asynchronous event does to a QP */
 void irdma_ae_qp_error(u16 code, u16 *flush, enum ib_event_type *event);

@@ -258,12 +258,18 @@ static int irdma_setup_ah(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr)
 	return 0;
 }
 
-/*
- * An index and CREATE_ADDR_HANDLE for @hw; @flags as create_ah's
- * (RDMA_CREATE_AH_SLEEPABLE: the caller may sleep for the CQP).
+/**
+ * irdma_create_hw_ah - an index and CREATE_ADDR_HANDLE for an address
+ *	handle's hardware fields
+ * @fn: the function
+ * @hw: the fields; its index is set
+ * @flags: as create_ah's (RDMA_CREATE_AH_SLEEPABLE: the caller may sleep
+ *	for the CQP)
+ *
+ * Return: 0, -EOVERFLOW when every index is in use, or the CQP's error.
  */
-static int irdma_create_hw_ah(struct irdma_fn *fn, struct irdma_ah_hw_info *hw,
-			      u32 flags)
+int irdma_create_hw_ah(struct irdma_fn *fn, struct irdma_ah_hw_info *hw,
+		       u32 flags)
 {
 	bool sleep = flags & RDMA_CREATE_AH_SLEEPABLE;
 	struct irdma_cqp_wqe cmd;
@@ -423,6 +429,24 @@ put_arp:
 	/* Every AH holds its own reference, shared hardware AH or not. */
 	irdma_arp_put(fn, ah->hw.arp_idx);
 	return 0;
+}
+
+/**
+ * irdma_destroy_hw_ah - DESTROY_ADDR_HANDLE, without waiting, and the index
+ *	freed
+ * @fn: the function
+ * @hw: the handle irdma_create_hw_ah() made
+ *
+ * What the queues posted with it before goes first: the CQP runs after
+ * the SQs whose doorbells rang before it.
+ */
+void irdma_destroy_hw_ah(struct irdma_fn *fn, const struct irdma_ah_hw_info *hw)
+{
+	struct irdma_cqp_wqe cmd;
+
+	irdma_build_ah(&cmd, hw, IRDMA_CQPOP_DESTROY_ADDR_HANDLE);
+	irdma_cqp_post_async(fn, &cmd);
+	irdma_ids_free(&fn->ah_ids, hw->id);
 }
 
 /**

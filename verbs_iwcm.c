@@ -4,11 +4,8 @@
  *
  * ib_core's iw_cm calls every iw_* op of an RDMA_NODE_RNIC device
  * without checking that it exists, so an iWARP function must have them
- * all. Connections (the MPA exchange over the function's TCP engine) are
- * not made yet: listening, connecting, accepting and rejecting answer
- * -EOPNOTSUPP, which rdma_cm passes to its caller. Finding the QP a
- * connection would carry and holding it are real, so that iw_cm's
- * bookkeeping around a refused connect runs as it will later.
+ * all. Connections are the connection manager's (cm.c); finding the QP a
+ * connection is for and holding it are here.
  */
 
 #include <rdma/iw_cm.h>
@@ -45,30 +42,29 @@ static void irdma_iw_rem_ref(struct ib_qp *ibqp)
 static int irdma_iw_connect(struct iw_cm_id *cm_id,
 			    struct iw_cm_conn_param *conn_param)
 {
-	return -EOPNOTSUPP;
+	return irdma_cm_connect(cm_id, conn_param);
 }
 
 static int irdma_iw_accept(struct iw_cm_id *cm_id,
 			   struct iw_cm_conn_param *conn_param)
 {
-	return -EOPNOTSUPP;
+	return irdma_cm_accept(cm_id, conn_param);
 }
 
 static int irdma_iw_reject(struct iw_cm_id *cm_id, const void *pdata,
 			   u8 pdata_len)
 {
-	return -EOPNOTSUPP;
+	return irdma_cm_reject(cm_id, pdata, pdata_len);
 }
 
 static int irdma_iw_create_listen(struct iw_cm_id *cm_id, int backlog)
 {
-	return -EOPNOTSUPP;
+	return irdma_cm_listen(cm_id, backlog);
 }
 
-/* No listen is ever created, so none is left to tear down. */
 static int irdma_iw_destroy_listen(struct iw_cm_id *cm_id)
 {
-	return 0;
+	return irdma_cm_unlisten(cm_id);
 }
 
 static const struct ib_device_ops irdma_iw_cm_ops = {

@@ -135,6 +135,29 @@ free_mr:
 }
 
 /**
+ * irdma_reg_kernel_mr - a region over a buffer of the driver's own, for a
+ *	QP's work on the buffer (an iWARP QP's MPA reply)
+ * @pd: the QP's protection domain
+ * @addr: the buffer's device address, which also names it in WQEs
+ * @size: its length
+ *
+ * Release it with irdma_dereg_mr().
+ *
+ * Return: the region, or ERR_PTR(-ENOMEM) or the CQP's error.
+ */
+struct ib_mr *irdma_reg_kernel_mr(struct ib_pd *pd, dma_addr_t addr, u32 size)
+{
+	struct ib_mr *ibmr = irdma_reg_phys_mr(pd, addr, size, IB_ACCESS_LOCAL_WRITE,
+					       addr, false);
+
+	if (!IS_ERR(ibmr)) {
+		ibmr->device = pd->device;
+		ibmr->pd = pd;
+	}
+	return ibmr;
+}
+
+/**
  * irdma_get_dma_mr - a region covering all of memory
  * @pd: its protection domain
  * @access: IB_ACCESS_* rights

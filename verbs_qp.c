@@ -202,7 +202,10 @@ static void irdma_qp_ctx_sync(struct irdma_qp *qp)
 {
 	qp->hw.send_cq = qp->send_cq->hw.id;
 	qp->hw.recv_cq = qp->recv_cq->hw.id;
-	irdma_qp_ctx_write(qp->ctx.va + IRDMA_QP_HOST_CTX, &qp->hw);
+	if (qp->hw.type == IRDMA_QP_TYPE_IWARP)
+		irdma_qp_ctx_write_iwarp(qp->ctx.va + IRDMA_QP_HOST_CTX, &qp->hw);
+	else
+		irdma_qp_ctx_write(qp->ctx.va + IRDMA_QP_HOST_CTX, &qp->hw);
 }
 
 static void irdma_qp_ae_work(struct work_struct *work);
@@ -222,6 +225,14 @@ static int irdma_create_qp_resp(struct irdma_qp *qp, struct ib_udata *udata)
 
 	if (qp->ibqp.qp_type == IB_QPT_RC)
 		resp.qp_caps |= IRDMA_QP_CAP_WRITE_WITH_IMM;
+	/*
+	 * iWARP: no immediate data on sends; the SQ's first WQEs are the
+	 * connection manager's (the provider starts its own after them).
+	 */
+	if (qp->hw.type == IRDMA_QP_TYPE_IWARP) {
+		resp.qp_caps = IRDMA_QP_CAP_WRITE_WITH_IMM | IRDMA_QP_CAP_PUSH_MODE;
+		resp.lsmm = 1;
+	}
 	return ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen)) ?
 	       -EPROTO : 0;
 }
@@ -304,9 +315,16 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	qp->uk.ud = init_attr->qp_type != IB_QPT_RC;
 	qp->hw.id = qp->id;
 	qp->hw.type = qp->uk.ud ? IRDMA_QP_TYPE_ROCE_UD : IRDMA_QP_TYPE_ROCE_RC;
-	if (!rdma_protocol_roce(ibqp->device, 1))
+	if (!rdma_protocol_roce(ibqp->device, 1)) {
 		qp->hw.type = IRDMA_QP_TYPE_IWARP;
+		/* The Q2 buffer (terminate messages) is the block's first half. */
+		qp->hw.q2_pa = qp->ctx.pa;
+		init_waitqueue_head(&qp->cm_wait);
+		if (!qp->user)
+			irdma_uk_qp_conn_wqes(&qp->uk, IRDMA_IWARP_CONN_WQES);
+	}
 	qp->hw.ctx_pa = qp->ctx.pa + IRDMA_QP_HOST_CTX;
+	qp->hw.pd = to_iwpd(ibqp->pd)->id;
 	if (!qp->user)
 		qp->hw.compl_ctx = (uintptr_t)qp;
 	qp->hw.kernel = !qp->user;
@@ -642,6 +660,136 @@ out:
 	return err;
 }
 
+/* An iWARP connection the QP carries is live (a reset would reach it). */
+static bool irdma_qp_tcp_live(struct irdma_qp *qp)
+{
+	u8 tcp = READ_ONCE(qp->tcp_state);
+
+	return (qp->hw_state == IRDMA_QPS_RTS || qp->hw_state == IRDMA_QPS_SQD) &&
+	       tcp != IRDMA_TCP_STATE_CLOSED && tcp != IRDMA_TCP_STATE_TIME_WAIT;
+}
+
+/**
+ * irdma_qp_iwarp_rts - an iWARP QP takes its connection over: its context
+ *	with the connection, and RTS
+ * @qp: the QP, its connection's numbers in @qp->iw_conn and @qp->hw
+ *
+ * Context: @qp->mutex held.
+ * Return: 0 or -EINVAL.
+ */
+int irdma_qp_iwarp_rts(struct irdma_qp *qp)
+{
+	int err;
+
+	lockdep_assert_held(&qp->mutex);
+	qp->tcp_state = IRDMA_TCP_STATE_ESTABLISHED;
+	irdma_qp_ctx_sync(qp);
+	err = irdma_qp_hw_modify(qp, IRDMA_QPS_RTS, IRDMA_QPMOD_TCP_VALID |
+				 IRDMA_QPMOD_ARP_VALID | IRDMA_QPMOD_ORD_VALID |
+				 IRDMA_QPMOD_CQ_VALID);
+	if (err)
+		return err;
+	qp->ib_state = IB_QPS_RTS;
+	return 0;
+}
+
+/**
+ * irdma_qp_iwarp_close - an iWARP QP closes its connection gracefully:
+ *	CLOSING, the engine sends its FIN
+ * @qp: the QP, at RTS
+ *
+ * Context: @qp->mutex held.
+ */
+void irdma_qp_iwarp_close(struct irdma_qp *qp)
+{
+	lockdep_assert_held(&qp->mutex);
+	if (!irdma_qp_hw_modify(qp, IRDMA_QPS_SQD, 0))
+		qp->ib_state = IB_QPS_SQD;
+}
+
+/* ERROR, the connection reset if asked and live, and the queues flushed. */
+static void irdma_qp_iwarp_error(struct irdma_qp *qp, bool reset)
+{
+	u32 flags = IRDMA_QPMOD_DEL_HASH;
+
+	lockdep_assert_held(&qp->mutex);
+	if (reset && irdma_qp_tcp_live(qp))
+		flags |= IRDMA_QPMOD_RESET_CONN;
+	if (qp->hw_state != IRDMA_QPS_ERROR && qp->hw_state != IRDMA_QPS_INVALID)
+		irdma_qp_hw_modify(qp, IRDMA_QPS_ERROR, flags);
+	qp->ib_state = IB_QPS_ERR;
+	if (!qp->flush_issued)
+		irdma_qp_flush(qp);
+}
+
+/**
+ * irdma_qp_iwarp_fail - an iWARP QP's connection ends: the QP to error
+ * @qp: the QP
+ * @reset: reset the connection, if live
+ *
+ * Context: process context; takes @qp->mutex.
+ */
+void irdma_qp_iwarp_fail(struct irdma_qp *qp, bool reset)
+{
+	mutex_lock(&qp->mutex);
+	irdma_qp_iwarp_error(qp, reset);
+	mutex_unlock(&qp->mutex);
+}
+
+/*
+ * An iWARP QP's states: INIT and RTR are the consumer's; RTS comes from
+ * the connection manager only; SQD closes the connection gracefully, the
+ * error states reset it.
+ */
+static int irdma_modify_qp_iwarp(struct irdma_qp *qp, struct ib_qp_attr *attr,
+				 int mask)
+{
+	enum ib_qp_state cur = qp->ib_state, next;
+	int err = 0;
+
+	lockdep_assert_held(&qp->mutex);
+	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
+		return -EOPNOTSUPP;
+	if (!(mask & IB_QP_STATE))
+		return 0;
+	next = attr->qp_state;
+	switch (next) {
+	case IB_QPS_RESET:
+		if (cur != IB_QPS_RESET && cur != IB_QPS_ERR)
+			irdma_qp_iwarp_error(qp, true);
+		break;
+	case IB_QPS_INIT:
+	case IB_QPS_RTR:
+		if (cur > IB_QPS_RTR)
+			return -EINVAL;
+		if (qp->hw_state == IRDMA_QPS_INVALID) {
+			irdma_qp_ctx_sync(qp);
+			err = irdma_qp_hw_modify(qp, IRDMA_QPS_IDLE, 0);
+		}
+		break;
+	case IB_QPS_RTS:
+		if (cur != IB_QPS_RTS || !READ_ONCE(qp->cm_conn))
+			return -EINVAL;
+		break;
+	case IB_QPS_SQD:
+		if (qp->hw_state > IRDMA_QPS_SQD && qp->hw_state != IRDMA_QPS_RTR)
+			return -EINVAL;
+		if (qp->hw_state == IRDMA_QPS_RTS)
+			irdma_qp_iwarp_close(qp);
+		return 0;
+	case IB_QPS_SQE:
+	case IB_QPS_ERR:
+		irdma_qp_iwarp_error(qp, true);
+		irdma_cm_qp_closing(qp, true);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+	if (!err)
+		qp->ib_state = next;
+	return err;
+}
+
 /*
  * What query_qp reports of a modify that succeeded. The AV's reference to
  * its GID attributes is swapped here: two modifies at once would drop the
@@ -694,10 +842,11 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	if (udata && udata->inlen &&
 	    ib_copy_from_udata(&req, udata, min(sizeof(req), udata->inlen)))
 		return -EFAULT;
-	if (!rdma_protocol_roce(ibqp->device, 1))
-		return -EOPNOTSUPP;
 	mutex_lock(&qp->mutex);
-	err = irdma_modify_qp_roce(qp, attr, attr_mask);
+	if (qp->hw.type == IRDMA_QP_TYPE_IWARP)
+		err = irdma_modify_qp_iwarp(qp, attr, attr_mask);
+	else
+		err = irdma_modify_qp_roce(qp, attr, attr_mask);
 	if (err)
 		ibdev_dbg(ibqp->device, "QP %u: modify (mask %#x, state %d -> %d) failed: %d\n",
 			  qp->id, attr_mask, qp->ib_state,
@@ -790,8 +939,15 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	bool hw_done;
 
 	mutex_lock(&qp->mutex);
-	if (qp->hw_state == IRDMA_QPS_RTS && !irdma_qp_hw_modify(qp, IRDMA_QPS_ERROR, 0))
+	if (qp->hw.type == IRDMA_QP_TYPE_IWARP) {
+		/* A connection still carried is reset, and its close reported. */
+		if (qp->hw_state == IRDMA_QPS_RTS || qp->hw_state == IRDMA_QPS_SQD)
+			irdma_qp_iwarp_error(qp, true);
+		irdma_cm_qp_closing(qp, true);
+	} else if (qp->hw_state == IRDMA_QPS_RTS &&
+		   !irdma_qp_hw_modify(qp, IRDMA_QPS_ERROR, 0)) {
 		irdma_qp_flush(qp);
+	}
 	mutex_unlock(&qp->mutex);
 
 	/*
@@ -924,7 +1080,10 @@ static void irdma_qp_ae_work(struct work_struct *work)
 	if (qp->flush_rq_code)
 		qp->hw.err_rq_idx = qp->ae_wqe_idx;
 	spin_unlock_irqrestore(&qp->lock, flags);
-	irdma_modify_qp_roce(qp, &attr, IB_QP_STATE);
+	if (qp->hw.type == IRDMA_QP_TYPE_IWARP)
+		irdma_qp_iwarp_error(qp, true);
+	else
+		irdma_modify_qp_roce(qp, &attr, IB_QP_STATE);
 	mutex_unlock(&qp->mutex);
 	if (qp->ibqp.event_handler)
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
@@ -973,6 +1132,27 @@ void irdma_qps_fail_unscheduled(struct irdma_fn *fn)
 					     IRDMA_AE_SOURCE_RSVD, 0);
 		irdma_qp_put(qp);
 	}
+}
+
+/**
+ * irdma_qp_iwarp_ae - an AEQE named an iWARP QP: its connection manager
+ *	hears of it
+ * @fn: the function
+ * @qp_id: the QP
+ * @code: the event
+ * @tcp_state: the TCP state the event reports
+ *
+ * Context: the AEQ's interrupt thread.
+ */
+void irdma_qp_iwarp_ae(struct irdma_fn *fn, u32 qp_id, u16 code, u8 tcp_state)
+{
+	struct irdma_qp *qp = irdma_qp_get_live(fn, qp_id);
+
+	if (!qp)
+		return;
+	if (qp->hw.type == IRDMA_QP_TYPE_IWARP)
+		irdma_cm_qp_ae(qp, code, tcp_state);
+	irdma_qp_put(qp);
 }
 
 /**

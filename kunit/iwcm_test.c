@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * KUnit tests of an iWARP function's iw_cm entry points against the
- * simulator: every one ib_core may call is there, and the ones that would
- * make a connection refuse it. (The simulator has no iWARP QPs: it
- * refuses their creation, so the QP lookup finds none here.) And the
+ * simulator: every one ib_core may call is there; a listen steers its
+ * address and port to the ILQ and is undone by its destruction; steps
+ * that name nothing to connect are refused. And the
  * steering tables a connection manager programs: the accelerated ports,
  * counted per user, and quad-hash entries, as the simulator keeps them.
  * And the ILQ and IEQ the connection manager speaks TCP through.
@@ -79,20 +79,85 @@ static void irdma_iwcm_ops_present_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, ops->create_ah);
 }
 
-/* Until connections are made, every step towards one is refused. */
+static int iwcm_refs;
+
+static void iwcm_add_ref(struct iw_cm_id *cm_id)
+{
+	iwcm_refs++;
+}
+
+static void iwcm_rem_ref(struct iw_cm_id *cm_id)
+{
+	iwcm_refs--;
+}
+
+static void iwcm_id_init(struct iw_cm_id *cm_id, struct ib_device *ibdev, u32 ip,
+			 u16 port)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)&cm_id->m_local_addr;
+
+	memset(cm_id, 0, sizeof(*cm_id));
+	cm_id->device = ibdev;
+	cm_id->add_ref = iwcm_add_ref;
+	cm_id->rem_ref = iwcm_rem_ref;
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = htonl(ip);
+	sin->sin_port = htons(port);
+	cm_id->local_addr = cm_id->m_local_addr;
+}
+
+/*
+ * A listen steers its address and port to the ILQ (a quad hash entry,
+ * the APBVT bit) and holds its iw_cm_id; a second listen on the same
+ * address and port is refused with upstream's -ENOMEM; destroying the
+ * listen undoes all of it.
+ */
+static void irdma_iwcm_listen_test(struct kunit *test)
+{
+	struct iwcm_env *e = iwcm_env_setup(test);
+	const struct ib_device_ops *ops = &e->ibdev->ops;
+	struct iw_cm_id id, dup, none;
+	u32 entries = e->sdev->steer.qhash_count;
+
+	iwcm_refs = 0;
+	iwcm_id_init(&id, e->ibdev, 0xc0a84d01, 7174);
+	iwcm_id_init(&dup, e->ibdev, 0xc0a84d01, 7174);
+	KUNIT_ASSERT_EQ(test, ops->iw_create_listen(&id, 8), 0);
+	KUNIT_EXPECT_EQ(test, iwcm_refs, 1);
+	KUNIT_EXPECT_TRUE(test, test_bit(7174, e->sdev->steer.apbvt));
+	KUNIT_EXPECT_EQ(test, e->sdev->steer.qhash_count, entries + 1);
+	KUNIT_EXPECT_EQ(test, ops->iw_create_listen(&dup, 8), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, iwcm_refs, 1);
+
+	/* A port of 0, and an address family the engine has not. */
+	iwcm_id_init(&none, e->ibdev, 0xc0a84d01, 0);
+	KUNIT_EXPECT_EQ(test, ops->iw_create_listen(&none, 8), -EINVAL);
+	none.m_local_addr.ss_family = AF_UNSPEC;
+	KUNIT_EXPECT_EQ(test, ops->iw_create_listen(&none, 8), -EINVAL);
+	KUNIT_EXPECT_EQ(test, iwcm_refs, 1);
+
+	KUNIT_EXPECT_EQ(test, ops->iw_destroy_listen(&id), 0);
+	KUNIT_EXPECT_EQ(test, iwcm_refs, 0);
+	KUNIT_EXPECT_FALSE(test, test_bit(7174, e->sdev->steer.apbvt));
+	KUNIT_EXPECT_EQ(test, e->sdev->steer.qhash_count, entries);
+}
+
+/* Steps towards a connection that name nothing to connect are refused. */
 static void irdma_iwcm_refused_test(struct kunit *test)
 {
 	struct iwcm_env *e = iwcm_env_setup(test);
 	const struct ib_device_ops *ops = &e->ibdev->ops;
-	struct iw_cm_conn_param param = { .qpn = 1 };
-	struct iw_cm_id cm_id = { .device = e->ibdev };
+	struct iw_cm_conn_param param = { .qpn = 77 };
+	struct iw_cm_id cm_id;
 
-	KUNIT_ASSERT_NOT_NULL(test, ops->iw_create_listen);
-	KUNIT_EXPECT_EQ(test, ops->iw_create_listen(&cm_id, 8), -EOPNOTSUPP);
-	KUNIT_EXPECT_EQ(test, ops->iw_destroy_listen(&cm_id), 0);
-	KUNIT_EXPECT_EQ(test, ops->iw_connect(&cm_id, &param), -EOPNOTSUPP);
-	KUNIT_EXPECT_EQ(test, ops->iw_accept(&cm_id, &param), -EOPNOTSUPP);
-	KUNIT_EXPECT_EQ(test, ops->iw_reject(&cm_id, NULL, 0), -EOPNOTSUPP);
+	iwcm_refs = 0;
+	iwcm_id_init(&cm_id, e->ibdev, 0xc0a84d01, 7174);
+	/* No QP 77: nothing to connect or accept with. */
+	KUNIT_EXPECT_EQ(test, ops->iw_connect(&cm_id, &param), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ops->iw_accept(&cm_id, &param), -EINVAL);
+	/* No connection request behind the iw_cm_id. */
+	KUNIT_EXPECT_EQ(test, ops->iw_reject(&cm_id, NULL, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, iwcm_refs, 0);
 }
 
 /* Numbers that name no live QP find nothing, and take nothing. */
@@ -330,6 +395,7 @@ static void irdma_iwcm_ilq_loopback_test(struct kunit *test)
 
 static struct kunit_case irdma_iwcm_cases[] = {
 	KUNIT_CASE_SLOW(irdma_iwcm_ops_present_test),
+	KUNIT_CASE_SLOW(irdma_iwcm_listen_test),
 	KUNIT_CASE_SLOW(irdma_iwcm_refused_test),
 	KUNIT_CASE_SLOW(irdma_iwcm_no_qp_test),
 	KUNIT_CASE_SLOW(irdma_iwcm_apbvt_users_test),

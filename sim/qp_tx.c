@@ -575,9 +575,9 @@ static u32 isim_wqe_quanta(u64 hdr)
 	return min_t(u32, FIELD_GET(IRDMA_WQE_ADDFRAGCNT, hdr) / 2 + 1, 8);
 }
 
-/* Execute the WQE; the outcome in @r. */
-static void isim_exec(struct isim_dev *sdev, struct isim_qp *qp, const __le64 *wqe,
-		      struct isim_result *r)
+/* Execute the WQE; the outcome in @r. Its frame stays apart from its caller's. */
+static noinline_for_stack void isim_exec(struct isim_dev *sdev, struct isim_qp *qp,
+					 const __le64 *wqe, struct isim_result *r)
 {
 	u64 hdr = le64_to_cpu(wqe[3]);
 	u8 op = FIELD_GET(IRDMA_WQE_OPCODE, hdr);

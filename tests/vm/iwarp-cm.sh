@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# drivers: ours -- stock: the stock driver makes iWARP connections (iwarp-two-hosts)
-# rdma_cm on an iWARP function. Until the driver makes iWARP connections,
-# every iw_cm entry point answers with an error the caller sees: a listen
-# (rping -s, ib_send_bw -R) and a connect (rping -c). None of it may oops
-# (the guest's kernel log is checked after every test), and nothing is
-# left behind.
+# drivers: ours
+# rdma_cm on one iWARP function, where connections end early: a server
+# killed while it listens, a client killed while connected (the server
+# sees the disconnect and goes on to its next client), and perftest's
+# rdma_cm mode. None of it may oops (the guest's
+# kernel log is checked after every test), and nothing is left behind.
 . "$IRDMA_REPO/tests/vm/lib.sh"
 require ib_send_bw rping rdma ibv_devinfo
 
@@ -20,33 +20,51 @@ ip link set "$SIM_NETDEV" up
 ip addr add "$ADDR/24" dev "$SIM_NETDEV" || fail "address $ADDR"
 wait_for port_active irdma0 || fail "port not active"
 
-# A listen on the function's address: refused, with the reason.
-timeout 60 rping -s -a $ADDR -C 1 >/tmp/srv.rping 2>&1 && fail "rping -s succeeded"
-cat /tmp/srv.rping
-grep -q 'rdma_listen.*Operation not supported' /tmp/srv.rping ||
-	fail "rping -s did not fail in rdma_listen with EOPNOTSUPP"
-echo "ok: rdma_listen refused (EOPNOTSUPP)"
+# A server killed while it listens: its listener goes, nothing stays.
+rping -s -a $ADDR -p 7200 -C 1 >/tmp/srv.rping 2>&1 &
+srv=$!
+listening
+kill -9 $srv
+wait $srv 2>/dev/null
+wait_for not cm_listening || check_failed "the listener stayed"
+echo "ok: a killed server's listener goes"
 
-# perftest's rdma_cm server takes the same path.
-timeout 60 ib_send_bw -d irdma0 -R -n 5 >/tmp/srv.bw 2>&1 && fail "ib_send_bw -R server succeeded"
-grep -qi 'listen' /tmp/srv.bw || { cat /tmp/srv.bw; fail "ib_send_bw -R did not fail to listen"; }
-echo "ok: ib_send_bw -R server refused"
+# A client killed while connected: the server sees the connection end
+# and its next client is served.
+rping -s -P -a $ADDR -p 7201 -v >/tmp/srv2.rping 2>&1 &
+srv=$!
+listening
+rping -c -a $ADDR -p 7201 -C 1000000 -S 64 >/tmp/cli2.rping 2>&1 &
+cli=$!
+sleep 3
+kill -9 $cli
+wait $cli 2>/dev/null
+timeout 60 rping -c -a $ADDR -p 7201 -v -C 5 >/tmp/cli3.rping 2>&1 ||
+	{ cat /tmp/srv2.rping /tmp/cli3.rping; check_failed "the next client was not served"; }
+expect_eq "pings the next client checked" "$(grep -c '^ping data: rdma-ping-' /tmp/cli3.rping)" 5
+kill $srv 2>/dev/null
+wait $srv 2>/dev/null
+echo "ok: a killed client's connection ends, the server goes on"
 
-# A connect to the function's own address: the driver does not yet take
-# an iWARP QP out of RESET (rdma_create_qp moves it to INIT), nor
-# connect; either way an error, with no oops.
-timeout 60 rping -c -a $ADDR -C 1 >/tmp/cli.rping 2>&1 && fail "rping -c succeeded"
-cat /tmp/cli.rping
-grep -Eq 'rdma_create_qp|rdma_connect' /tmp/cli.rping ||
-	fail "rping -c failed elsewhere than at its QP or its connect"
-echo "ok: rping -c refused"
+# perftest's rdma_cm mode, a short send test on the function itself.
+timeout 120 ib_send_bw -d irdma0 -R -n 100 >/tmp/srv.bw 2>&1 &
+srv=$!
+listening
+timeout 120 ib_send_bw -d irdma0 -R -n 100 $ADDR >/tmp/cli.bw 2>&1
+rc=$?
+wait $srv
+src=$?
+[ $rc -eq 0 ] && [ $src -eq 0 ] ||
+	{ cat /tmp/srv.bw /tmp/cli.bw; check_failed "ib_send_bw -R: client $rc, server $src"; }
+grep -A2 'BW average' /tmp/cli.bw
 
 # Nothing is left behind: no QP, no listening or connecting cm_id.
-expect_eq "QPs left" "$(rdma resource show qp 2>/dev/null | grep -c irdma0)" 0
-expect_eq "cm_ids left" "$(rdma resource show cm_id 2>/dev/null | grep -c irdma0)" 0
+wait_for test "$(rdma resource show cm_id 2>/dev/null | grep -c irdma0)" = 0 ||
+	check_failed "cm_ids left"
+expect_eq "QPs left" "$(rdma resource show qp 2>/dev/null | grep -c 'irdma0.*RC')" 0
 
-# The driver leaves as usual: no QP is held by a reference nobody drops.
 unload_irdma
 echo 0 >$SIM_BUS/del_device || fail "del_device"
 unload_sim
-echo "PASS: rdma_cm on an iWARP function fails cleanly"
+[ $CHECKS_FAILED -eq 0 ] || fail "$CHECKS_FAILED checks failed"
+echo "PASS: rdma_cm on an iWARP function: kills and perftest"

@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# iWARP between two simulated functions as two hosts, for the tests that
+# set the functions up (iwarp-two-hosts, iwarp-interop): FN0 and FN1 are
+# the functions, NET0 and NET1 their netdevs, DEV0 and DEV1 their RDMA
+# devices.
+
+ADDR=192.168.80.1
+PEER=192.168.80.2
+
+# Two hosts in one network namespace: each address is on its own
+# function's netdev, and what this host sends to the other address leaves
+# through the other function's netdev (policy routing ahead of the local
+# table), crossing the switch. The drivers resolve neighbours in the
+# initial namespace (the stock one only there), so both functions stay
+# in it; taking a frame from an address of this host needs accept_local.
+iwarp_hosts_net() {
+	ip link set $NET0 up
+	ip link set $NET1 up
+	ip addr add $ADDR/32 dev $NET0 || fail "address on $NET0"
+	ip addr add $PEER/32 dev $NET1 || fail "address on $NET1"
+	for c in all default $NET0 $NET1; do
+		sysctl -qw net.ipv4.conf.$c.rp_filter=0 net.ipv4.conf.$c.accept_local=1 ||
+			fail "sysctl for $c"
+	done
+	del_rules() {
+		ip rule del pref 10 2>/dev/null
+		ip rule del pref 11 2>/dev/null
+		ip rule add pref 0 lookup local 2>/dev/null
+		ip rule del pref 1000 2>/dev/null
+		:
+	}
+	at_exit del_rules
+	ip rule add pref 10 iif lo to $PEER lookup 100 || fail "rule to $PEER"
+	ip rule add pref 11 iif lo to $ADDR lookup 101 || fail "rule to $ADDR"
+	ip route add $PEER dev $NET0 src $ADDR table 100 || fail "route to $PEER"
+	ip route add $ADDR dev $NET1 src $PEER table 101 || fail "route to $ADDR"
+	ip rule add pref 1000 lookup local || fail "local table later"
+	ip rule del pref 0 || fail "local table first"
+	wait_for port_active "$DEV0" || fail "$DEV0 not active"
+	wait_for port_active "$DEV1" || fail "$DEV1 not active"
+	ping -c 2 -W 2 $PEER || fail "no ping to $PEER"
+	ping -c 2 -W 2 -I $PEER $ADDR || fail "no ping from $PEER to $ADDR"
+	ip neigh show
+	expect_eq "route to $PEER" "$(ip route get $PEER | grep -o 'dev [a-z0-9]*')" "dev $NET0"
+}
+
+fn_stat() {	# FUNCTION KEY
+	awk -v k="$2" '$1 == k { print $2 }' "$SIM_DBG/irdma_sim$1/stats"
+}
+stats() {
+	local fn k line
+
+	for fn in $FN0 $FN1; do
+		line="function $fn:"
+		for k in uda_tx uda_rx iwarp_offloaded iwarp_lsmm iwarp_fin_tx \
+			iwarp_fin_rx iwarp_rst_tx iwarp_rst_rx iwarp_unreached \
+			stream_unmodelled; do
+			line+=" $k $(fn_stat $fn $k)"
+		done
+		echo "$line"
+	done
+}
+
+# rping: COUNT pings of SIZE bytes, each checked (-v prints the data,
+# and the client compares what it reads back with what it wrote).
+rping_run() {	# NAME SERVER_ADDR CLIENT_ADDR
+	local name=$1 saddr=$2 caddr=$3
+
+	timeout 120 rping -s -a "$saddr" -v -C 10 -S 100 >/tmp/srv.rp 2>&1 &
+	local srv=$!
+	wait_for -t 20 cm_listening || { cat /tmp/srv.rp; fail "$name: no listener"; }
+	timeout 120 rping -c -a "$saddr" -I "$caddr" -v -C 10 -S 100 >/tmp/cli.rp 2>&1
+	local rc=$?
+	wait $srv
+	local src=$?
+	if [ $rc -ne 0 ] || [ $src -ne 0 ]; then
+		cat /tmp/srv.rp /tmp/cli.rp
+		stats
+		cat "$SIM_DBG/irdma_sim$FN0/stats"
+		dmesg | tail -40
+		fail "$name: client $rc, server $src"
+	fi
+	expect_eq "$name: pings the client checked" \
+		"$(grep -c '^ping data: rdma-ping-' /tmp/cli.rp)" 10
+	expect_eq "$name: pings the server saw" \
+		"$(grep -c '^server ping data: rdma-ping-' /tmp/srv.rp)" 10
+	echo "ok: $name"
+}
+
+ucmatose_run() {	# NAME SERVER_ADDR CLIENT_ADDR
+	local name=$1 saddr=$2 caddr=$3 srv rc src
+
+	timeout 120 ucmatose -c 4 -C 20 >/tmp/srv.ucm 2>&1 &
+	srv=$!
+	wait_for -t 20 cm_listening || { cat /tmp/srv.ucm; fail "$name: no listener"; }
+	timeout 120 ucmatose -c 4 -C 20 -s "$saddr" -b "$caddr" >/tmp/cli.ucm 2>&1
+	rc=$?
+	wait $srv
+	src=$?
+	if [ $rc -ne 0 ] || [ $src -ne 0 ]; then
+		cat /tmp/srv.ucm /tmp/cli.ucm
+		stats
+		check_failed "$name: client $rc, server $src"
+		return
+	fi
+	grep -q 'test complete' /tmp/cli.ucm || check_failed "$name: the client did not complete"
+	echo "ok: $name, 4 connections"
+}
+
+# The traffic: rping, a closed port, ucmatose both ways.
+iwarp_traffic() {
+	rping_run "rping to the function's own address" $ADDR $ADDR
+	rping_run "rping from $DEV0 to $DEV1" $PEER $ADDR
+	rping_run "rping from $DEV1 to $DEV0" $ADDR $PEER
+	stats
+	[ "$(fn_stat $FN0 iwarp_offloaded)" -ge 2 ] && [ "$(fn_stat $FN1 iwarp_offloaded)" -ge 2 ] ||
+		check_failed "not every connection was offloaded"
+	[ "$(fn_stat $FN0 iwarp_lsmm)" -ge 1 ] && [ "$(fn_stat $FN1 iwarp_lsmm)" -ge 1 ] ||
+		check_failed "a passive side sent no MPA reply from its QP"
+	[ "$(fn_stat $FN0 iwarp_fin_tx)" -ge 1 ] && [ "$(fn_stat $FN1 iwarp_fin_tx)" -ge 1 ] ||
+		check_failed "no connection was closed with FINs"
+	expect_eq "unmodelled stream frames" \
+		"$(($(fn_stat $FN0 stream_unmodelled) + $(fn_stat $FN1 stream_unmodelled)))" 0
+
+	# Nobody listens on the port: the peer's stack resets the connection; as
+	# upstream's, the driver retries once with MPA revision 1, then reports a
+	# reset (rdma_cm: REJECTED, -ECONNRESET), within seconds.
+	start=$SECONDS
+	timeout 60 rping -c -a $PEER -I $ADDR -p 7199 -C 1 >/tmp/cli.rp 2>&1 && fail "rping -c succeeded"
+	cat /tmp/cli.rp
+	grep -q 'RDMA_CM_EVENT_REJECTED, error -104' /tmp/cli.rp ||
+		check_failed "a connect to a closed port did not end in a reset"
+	[ $((SECONDS - start)) -lt 30 ] || check_failed "the refusal took $((SECONDS - start)) s"
+	echo "ok: a closed port refuses the connection"
+
+	# ucmatose: four connections, sends both ways, disconnects.
+	ucmatose_run "ucmatose from $DEV1 to $DEV0" $ADDR $PEER
+	ucmatose_run "ucmatose from $DEV0 to $DEV1" $PEER $ADDR
+	stats
+}
