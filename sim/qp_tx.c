@@ -515,6 +515,15 @@ static void isim_exec_rc(struct isim_dev *sdev, struct isim_qp *qp, u8 op,
 	}
 	if (read) {
 		isim_exec_read(sdev, qp, wqe, dst, dqp, r);
+		/*
+		 * A read with local invalidate: the sink's key (the first
+		 * fragment's) is invalid once the data is in.
+		 */
+		if (!r->req_ae && op == IRDMA_WQEOP_RDMA_READ_INV_STAG)
+			r->req_ae = isim_mr_invalidate(sdev,
+						       FIELD_GET(IRDMA_WQE_FRAG_STAG,
+								 le64_to_cpu(wqe[1])),
+						       qp->pd, false);
 		goto out;
 	}
 	/* Immediate data needs a receive; check before touching memory. */

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# drivers: stock -- ours: the driver has no ILQ yet (issue 16)
+# drivers: stock -- ours: the ice personality's functions are the stock driver's here; ours speaks the same TCP in iwarp-two-hosts and iwarp-interop
 # kernel: debian
 # standins: 2
 # The ILQ on the wire. An iWARP function's connection manager speaks TCP
