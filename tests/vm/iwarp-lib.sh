@@ -107,6 +107,29 @@ ucmatose_run() {	# NAME SERVER_ADDR CLIENT_ADDR
 	echo "ok: $name, 4 connections"
 }
 
+# perftest over rdma_cm (-R), its server on DEV1, its client on DEV0;
+# the figures it prints go to the log.
+perftest_run() {	# NAME TOOL ARG...
+	local name=$1 tool=$2 srv rc src
+
+	shift 2
+	timeout 300 "$tool" -d "$DEV1" -R "$@" >/tmp/srv.pt 2>&1 &
+	srv=$!
+	wait_for -t 20 cm_listening || { cat /tmp/srv.pt; fail "$name: no listener"; }
+	timeout 300 "$tool" -d "$DEV0" -R "$@" $PEER >/tmp/cli.pt 2>&1
+	rc=$?
+	wait $srv
+	src=$?
+	if [ $rc -ne 0 ] || [ $src -ne 0 ]; then
+		cat /tmp/srv.pt /tmp/cli.pt
+		stats
+		check_failed "$name: client $rc, server $src"
+		return
+	fi
+	echo "ok: $name:"
+	grep -E '^ +[0-9]+ +[0-9]+ ' /tmp/cli.pt | tail -3
+}
+
 # The traffic: rping, a closed port, ucmatose both ways.
 iwarp_traffic() {
 	rping_run "rping to the function's own address" $ADDR $ADDR
@@ -132,6 +155,15 @@ iwarp_traffic() {
 		check_failed "a connect to a closed port did not end in a reset"
 	[ $((SECONDS - start)) -lt 30 ] || check_failed "the refusal took $((SECONDS - start)) s"
 	echo "ok: a closed port refuses the connection"
+
+	# perftest's rdma_cm mode: bandwidth and latency.
+	perftest_run "ib_send_bw -R" ib_send_bw -s 65536 -n 200
+	perftest_run "ib_send_bw -R -a (to 8 MiB)" ib_send_bw -a -n 20
+	perftest_run "ib_write_bw -R" ib_write_bw -s 65536 -n 200
+	perftest_run "ib_read_bw -R" ib_read_bw -s 65536 -n 200
+	perftest_run "ib_send_lat -R" ib_send_lat -s 64 -I 64 -n 200
+	perftest_run "ib_write_lat -R" ib_write_lat -s 64 -I 64 -n 200
+	perftest_run "ib_read_lat -R" ib_read_lat -s 64 -n 200
 
 	# ucmatose: four connections, sends both ways, disconnects.
 	ucmatose_run "ucmatose from $DEV1 to $DEV0" $ADDR $PEER

@@ -7,8 +7,10 @@
 # connections and run MPA through their ILQs (real frames on the
 # switch); the QPs then take the connections over, and the engines carry
 # their RDMA traffic: rping with its data checked, to a function's own
-# address and between the functions both ways, ucmatose with four
-# connections, and the close of each connection (FINs on the wire).
+# address and between the functions both ways, a closed port's refusal,
+# perftest's rdma_cm mode (send, write, read; bandwidth to 8 MiB and
+# latency), ucmatose with four connections each way, and the close of
+# each connection (FINs on the wire).
 . "$IRDMA_REPO/tests/vm/lib.sh"
 require rping ucmatose rdma ibv_devinfo
 
