@@ -317,6 +317,11 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	qp->hw.type = qp->uk.ud ? IRDMA_QP_TYPE_ROCE_UD : IRDMA_QP_TYPE_ROCE_RC;
 	if (!rdma_protocol_roce(ibqp->device, 1)) {
 		qp->hw.type = IRDMA_QP_TYPE_IWARP;
+		/*
+		 * Its context names its PD from the start (a RoCE QP's, as the
+		 * stock driver's, from its first modify).
+		 */
+		qp->hw.pd = to_iwpd(ibqp->pd)->id;
 		/* The Q2 buffer (terminate messages) is the block's first half. */
 		qp->hw.q2_pa = qp->ctx.pa;
 		init_waitqueue_head(&qp->cm_wait);
@@ -324,7 +329,6 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 			irdma_uk_qp_conn_wqes(&qp->uk, IRDMA_IWARP_CONN_WQES);
 	}
 	qp->hw.ctx_pa = qp->ctx.pa + IRDMA_QP_HOST_CTX;
-	qp->hw.pd = to_iwpd(ibqp->pd)->id;
 	if (!qp->user)
 		qp->hw.compl_ctx = (uintptr_t)qp;
 	qp->hw.kernel = !qp->user;

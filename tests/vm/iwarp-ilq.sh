@@ -23,13 +23,10 @@ PORT=7174
 
 modprobe -a ib_core ib_uverbs rdma_ucm iw_cm || fail "cannot load the RDMA stack"
 load_sim nr_devices=0
-for m in ice i40e; do
-	[ ! -e "/sys/module/$m/initstate" ] || rmmod "$m" || fail "rmmod $m"
-done
-insmod "$SIM_ICE_KO" iwarp=1 || fail "insmod irdma_sim_ice.ko iwarp=1"
+load_sim_ice iwarp=1
 load_driver
 wait_for test -e /sys/class/infiniband/irdma0 || fail "no irdma0"
-DEV=$(rdma link show | awk '$0 ~ "netdev simeth32( |$)" { sub("/.*", "", $2); print $2 }')
+DEV=$(rdma_dev_of simeth32)
 [ -n "$DEV" ] || fail "no RDMA device on simeth32"
 expect_eq "transport" "$(devinfo_field "$DEV" transport)" iWARP
 

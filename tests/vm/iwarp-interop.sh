@@ -14,17 +14,11 @@ require rping ucmatose rdma ibv_devinfo
 TWIN_KO=${IRDMA_TEST_TWIN_KO:-/var/cache/irdma/twin/irdma_twin.ko}
 [ -f "$TWIN_KO" ] || fail "no $TWIN_KO (make twin)"
 
-netdev_dev() {
-	rdma link show | awk -v n="$1" '$0 ~ "netdev " n "( |$)" { sub("/.*", "", $2); print $2 }'
-}
-has_dev() { [ -n "$(netdev_dev "$1")" ]; }
+has_dev() { [ -n "$(rdma_dev_of "$1")" ]; }
 
 modprobe -a ib_core ib_uverbs rdma_ucm iw_cm || fail "cannot load the RDMA stack"
 load_sim nr_devices=0
-for m in ice i40e; do
-	[ ! -e "/sys/module/$m/initstate" ] || rmmod "$m" || fail "rmmod $m"
-done
-insmod "$SIM_ICE_KO" iwarp=1 || fail "insmod irdma_sim_ice.ko iwarp=1"
+load_sim_ice iwarp=1
 load_stock
 wait_for has_dev simeth33 || fail "the stock driver took no function 33"
 # Function 33 goes from the stock driver to ours.
@@ -38,17 +32,11 @@ wait_for has_dev simeth33 || fail "no RDMA device on simeth33"
 FN0=32 FN1=33
 NET0=simeth32
 NET1=simeth33
-DEV0=$(netdev_dev $NET0)
-DEV1=$(netdev_dev $NET1)
+DEV0=$(rdma_dev_of $NET0)
+DEV1=$(rdma_dev_of $NET1)
 echo "stock driver: $DEV0 ($NET0); ours: $DEV1 ($NET1)"
-expect_eq "transport" "$(devinfo_field "$DEV0" transport)" iWARP
-expect_eq "transport" "$(devinfo_field "$DEV1" transport)" iWARP
-
 . "$IRDMA_REPO/tests/vm/iwarp-lib.sh"
-iwarp_hosts_net
-iwarp_traffic
-
-expect_eq "cm_ids left" "$(rdma resource show cm_id 2>/dev/null | grep -c irdma)" 0
+iwarp_run
 rmmod irdma_twin || fail "rmmod irdma_twin"
 rmmod irdma || fail "rmmod irdma"
 rmmod irdma_sim_ice || fail "rmmod irdma_sim_ice"

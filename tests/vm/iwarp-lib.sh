@@ -170,3 +170,13 @@ iwarp_traffic() {
 	ucmatose_run "ucmatose from $DEV0 to $DEV1" $PEER $ADDR
 	stats
 }
+
+# The whole of it: both devices iWARP, the hosts' network, the traffic,
+# and no cm_id left.
+iwarp_run() {
+	expect_eq "transport" "$(devinfo_field "$DEV0" transport)" iWARP
+	expect_eq "transport" "$(devinfo_field "$DEV1" transport)" iWARP
+	iwarp_hosts_net
+	iwarp_traffic
+	expect_eq "cm_ids left" "$(rdma resource show cm_id 2>/dev/null | grep -c irdma)" 0
+}

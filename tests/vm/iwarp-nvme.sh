@@ -22,13 +22,10 @@ if [ "$IRDMA_DRIVER" = ours ]; then
 	load_irdma_deps
 	load_irdma
 else
-	for m in ice i40e; do
-		[ ! -e "/sys/module/$m/initstate" ] || rmmod "$m" || fail "rmmod $m"
-	done
-	insmod "$SIM_ICE_KO" iwarp=1 || fail "insmod irdma_sim_ice.ko iwarp=1"
+	load_sim_ice iwarp=1
 	load_driver
 fi
-DEV=$(rdma link show | awk -v n="$SIM_NETDEV" '$0 ~ "netdev " n "( |$)" { sub("/.*", "", $2); print $2 }')
+DEV=$(rdma_dev_of "$SIM_NETDEV")
 [ -n "$DEV" ] || fail "no RDMA device on $SIM_NETDEV"
 expect_eq "transport" "$(devinfo_field "$DEV" transport)" iWARP
 ip link set "$SIM_NETDEV" up
@@ -36,19 +33,7 @@ ip addr add $ADDR/24 dev "$SIM_NETDEV" || fail "address on $SIM_NETDEV"
 wait_for port_active "$DEV" || fail "$DEV not active"
 modprobe null_blk nr_devices=1 memory_backed=1 gb=1 bs=4096 || fail "null_blk"
 
-host_dev() {
-	local d ns
-
-	for d in /sys/class/nvme/nvme*; do
-		[ "$(cat "$d/subsysnqn" 2>/dev/null)" = $NQN ] || continue
-		for ns in "$d"/nvme*n* /sys/class/nvme-subsystem/*/nvme*n*; do
-			[[ $(basename "$ns") =~ ^nvme[0-9]+n[0-9]+$ ]] || continue
-			basename "$ns"
-			return 0
-		done
-	done
-	return 1
-}
+host_dev() { nvme_host_dev $NQN; }
 
 nvmet_target_up $NQN $ADDR 0
 modprobe nvme-rdma || fail "nvme-rdma"

@@ -24,28 +24,16 @@ if [ "$IRDMA_DRIVER" = ours ]; then
 	load_irdma
 else
 	FN0=32 FN1=33
-	for m in ice i40e; do
-		[ ! -e "/sys/module/$m/initstate" ] || rmmod "$m" || fail "rmmod $m"
-	done
-	insmod "$SIM_ICE_KO" iwarp=1 || fail "insmod irdma_sim_ice.ko iwarp=1"
+	load_sim_ice iwarp=1
 	load_driver
 fi
 NET0=simeth$FN0
 NET1=simeth$FN1
-netdev_dev() {
-	rdma link show | awk -v n="$1" '$0 ~ "netdev " n "( |$)" { sub("/.*", "", $2); print $2 }'
-}
-wait_for test -n "$(netdev_dev $NET1)" || fail "no RDMA device on $NET1"
-DEV0=$(netdev_dev $NET0)
-DEV1=$(netdev_dev $NET1)
-expect_eq "transport" "$(devinfo_field "$DEV0" transport)" iWARP
-expect_eq "transport" "$(devinfo_field "$DEV1" transport)" iWARP
-
+wait_for test -n "$(rdma_dev_of $NET1)" || fail "no RDMA device on $NET1"
+DEV0=$(rdma_dev_of $NET0)
+DEV1=$(rdma_dev_of $NET1)
 . "$IRDMA_REPO/tests/vm/iwarp-lib.sh"
-iwarp_hosts_net
-iwarp_traffic
-
-expect_eq "cm_ids left" "$(rdma resource show cm_id 2>/dev/null | grep -c irdma)" 0
+iwarp_run
 if [ "$IRDMA_DRIVER" = ours ]; then
 	unload_irdma
 	echo 1 >$SIM_BUS/del_device

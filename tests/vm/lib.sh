@@ -100,7 +100,9 @@ load_sim() {
 }
 
 # The ice personality replaces ice's and i40e's RDMA exports: the real
-# drivers, if a test before loaded them, go first.
+# drivers, if a test before loaded them, go first. Its parameters, if
+# any, follow (iwarp=1).
+# shellcheck disable=SC2120
 load_sim_ice() {
 	local m
 
@@ -108,7 +110,27 @@ load_sim_ice() {
 		[ ! -e "/sys/module/$m/initstate" ] || rmmod "$m" ||
 			fail "rmmod $m before irdma_sim_ice"
 	done
-	insmod "$SIM_ICE_KO" || fail "insmod irdma_sim_ice.ko failed"
+	insmod "$SIM_ICE_KO" "$@" || fail "insmod irdma_sim_ice.ko $* failed"
+}
+
+# The RDMA device on a netdev (empty if none).
+rdma_dev_of() {	# NETDEV
+	rdma link show | awk -v n="$1" '$0 ~ "netdev " n "( |$)" { sub("/.*", "", $2); print $2 }'
+}
+
+# The block device nvme-rdma made for subsystem NQN (fails if none yet).
+nvme_host_dev() {	# NQN
+	local d ns
+
+	for d in /sys/class/nvme/nvme*; do
+		[ "$(cat "$d/subsysnqn" 2>/dev/null)" = "$1" ] || continue
+		for ns in "$d"/nvme*n* /sys/class/nvme-subsystem/*/nvme*n*; do
+			[[ $(basename "$ns") =~ ^nvme[0-9]+n[0-9]+$ ]] || continue
+			basename "$ns"
+			return 0
+		done
+	done
+	return 1
 }
 
 unload_sim() {

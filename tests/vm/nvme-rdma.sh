@@ -34,20 +34,7 @@ namespace_down() {
 load_stack
 namespace_up
 
-# The block device the host side got for our subsystem.
-host_dev() {
-	local d ns
-
-	for d in /sys/class/nvme/nvme*; do
-		[ "$(cat "$d/subsysnqn" 2>/dev/null)" = $NQN ] || continue
-		for ns in "$d"/nvme*n* /sys/class/nvme-subsystem/*/nvme*n*; do
-			[[ $(basename "$ns") =~ ^nvme[0-9]+n[0-9]+$ ]] || continue
-			basename "$ns"
-			return 0
-		done
-	done
-	return 1
-}
+host_dev() { nvme_host_dev $NQN; }
 
 run_io() {
 	local srq=$1 dev

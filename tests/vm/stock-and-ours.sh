@@ -18,7 +18,7 @@ PEER=192.168.77.2
 [ -f "$TWIN_KO" ] || fail "no $TWIN_KO (make twin)"
 
 # The RDMA device on a netdev, and that netdev's GID index for an address.
-dev_of() { rdma link show | awk -v n="$1" '$0 ~ "netdev " n "( |$)" { sub("/.*", "", $2); print $2 }'; }
+dev_of() { rdma_dev_of "$1"; }
 gid_of() {
 	local hex
 
