@@ -219,11 +219,15 @@ static void irdma_cm_kick(struct irdma_cm_conn *c, enum irdma_cm_work_bit bit)
 		irdma_cm_conn_put(c);
 }
 
-/* The nodes' clock: soon, if a node may have armed a timer. */
+/*
+ * The nodes' clock: within a tick, if a node may have armed a timer. A
+ * clock already running is left as it is: segments arriving must not
+ * hold it back.
+ */
 static void irdma_cm_timer_arm(struct irdma_cm *cm)
 {
 	if (!READ_ONCE(cm->stopping))
-		mod_delayed_work(system_wq, &cm->timer, IRDMA_CM_TICK);
+		queue_delayed_work(system_wq, &cm->timer, IRDMA_CM_TICK);
 }
 
 static void irdma_cm_timer(struct work_struct *work)
@@ -242,9 +246,10 @@ static void irdma_cm_timer(struct work_struct *work)
 			next = irdma_cm_node_next_due(&c->node);
 	}
 	spin_unlock(&cm->lock);
+	/* A tick at most: a node armed meanwhile is not left waiting. */
 	if (running && !READ_ONCE(cm->stopping))
-		mod_delayed_work(system_wq, &cm->timer,
-				 max_t(long, (long)(next - jiffies), 1));
+		queue_delayed_work(system_wq, &cm->timer,
+				   clamp_t(long, (long)(next - jiffies), 1, IRDMA_CM_TICK));
 }
 
 /* A segment to the peer, through the ILQ. Context: under the lock. */
@@ -1540,6 +1545,8 @@ void irdma_cm_fini(struct irdma_device *iwdev)
 	spin_unlock(&cm->lock);
 	cancel_delayed_work_sync(&cm->timer);
 	drain_workqueue(cm->wq);
+	/* The last work may have armed the clock again. */
+	cancel_delayed_work_sync(&cm->timer);
 	destroy_workqueue(cm->wq);
 	kfree(cm);
 }
