@@ -726,6 +726,19 @@ static int irdma_cm_offload(struct irdma_cm_conn *c, struct irdma_qp *qp)
 	return 0;
 }
 
+/*
+ * The connection is over on the consumer's side: its node takes nothing
+ * more, and its resources go. Context: process context, the lock not held.
+ */
+static void irdma_cm_finish(struct irdma_cm_conn *c)
+{
+	spin_lock(&c->cm->lock);
+	c->node.state = IRDMA_CM_CLOSED;
+	c->gone = true;
+	spin_unlock(&c->cm->lock);
+	irdma_cm_kick(c, IRDMA_CMW_GONE);
+}
+
 /* Passive: the address handle and steering, then the SYN-ACK. */
 static void irdma_cm_do_setup(struct irdma_cm_conn *c)
 {
@@ -796,11 +809,7 @@ static void irdma_cm_do_connected(struct irdma_cm_conn *c)
 		irdma_cm_report(c, IW_CM_EVENT_CONNECT_REPLY, -ECONNRESET, false);
 		c->replied = true;
 		irdma_cm_drop_upper(c);
-		spin_lock(&c->cm->lock);
-		c->node.state = IRDMA_CM_CLOSED;
-		c->gone = true;
-		spin_unlock(&c->cm->lock);
-		irdma_cm_kick(c, IRDMA_CMW_GONE);
+		irdma_cm_finish(c);
 		return;
 	}
 	c->replied = true;
@@ -842,11 +851,7 @@ static void irdma_cm_do_close(struct irdma_cm_conn *c)
 	irdma_qp_iwarp_fail(qp, false);
 	irdma_cm_report(c, IW_CM_EVENT_CLOSE, 0, false);
 	irdma_cm_drop_upper(c);
-	spin_lock(&c->cm->lock);
-	c->node.state = IRDMA_CM_CLOSED;
-	c->gone = true;
-	spin_unlock(&c->cm->lock);
-	irdma_cm_kick(c, IRDMA_CMW_GONE);
+	irdma_cm_finish(c);
 }
 
 /* The connection's end: what it held goes, then the connection. */
@@ -1168,11 +1173,7 @@ int irdma_cm_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *param)
 		/* iw_cm sends nothing after a failed accept: no event either. */
 		c->closed = true;
 		irdma_cm_drop_upper(c);
-		spin_lock(&cm->lock);
-		c->node.state = IRDMA_CM_CLOSED;
-		c->gone = true;
-		spin_unlock(&cm->lock);
-		irdma_cm_kick(c, IRDMA_CMW_GONE);
+		irdma_cm_finish(c);
 		err = err == -EINVAL ? -EINVAL : -ECONNRESET;
 		goto out_req;
 	}
