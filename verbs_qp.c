@@ -776,7 +776,16 @@ static int irdma_modify_qp_iwarp(struct irdma_qp *qp, struct ib_qp_attr *attr,
 			return -EINVAL;
 		break;
 	case IB_QPS_SQD:
-		if (qp->hw_state > IRDMA_QPS_SQD && qp->hw_state != IRDMA_QPS_RTR)
+		/*
+		 * Both ends may close at once (rdma_disconnect() moves a user
+		 * QP to SQD first): a QP the engine has taken past RTS is
+		 * closed or closing already, and that is success, as with
+		 * the stock driver. Refused only while the engine still has
+		 * the QP short of that and the consumer had it failed.
+		 */
+		if (qp->hw_state > IRDMA_QPS_RTS)
+			return 0;
+		if (cur >= IB_QPS_SQE)
 			return -EINVAL;
 		if (qp->hw_state == IRDMA_QPS_RTS)
 			irdma_qp_iwarp_close(qp);

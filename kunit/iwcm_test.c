@@ -393,6 +393,67 @@ static void irdma_iwcm_ilq_loopback_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, iwcm_cqp(fn, &cmd), 0);
 }
 
+/* A kernel RC QP on @pd, its queues' completions to @cq. */
+static struct ib_qp *iwcm_qp(struct kunit *test, struct ib_pd *pd,
+			     struct ib_cq *cq)
+{
+	struct ib_qp_init_attr init = {
+		.send_cq = cq,
+		.recv_cq = cq,
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ib_qp *qp = ib_create_qp(pd, &init);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(qp));
+	return qp;
+}
+
+static int iwcm_qp_to(struct ib_qp *qp, enum ib_qp_state state)
+{
+	struct ib_qp_attr attr = { .qp_state = state };
+
+	return ib_modify_qp(qp, &attr, IB_QP_STATE);
+}
+
+/*
+ * SQD is the graceful close rdma_disconnect() asks for first, and both
+ * ends may ask at once: a QP the engine has already taken past RTS
+ * (here: to ERROR) takes it as done. Not yet connected, it is nothing to
+ * do; failed by its consumer while the engine never had it, refused.
+ */
+static void irdma_iwcm_sqd_after_close_test(struct kunit *test)
+{
+	struct iwcm_env *e = iwcm_env_setup(test);
+	struct ib_pd *pd = ib_alloc_pd(e->ibdev, 0);
+	struct ib_cq *cq;
+	struct ib_qp *qp;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(pd));
+	cq = ib_alloc_cq(e->ibdev, NULL, 32, 0, IB_POLL_DIRECT);
+	if (IS_ERR(cq)) {
+		ib_dealloc_pd(pd);
+		KUNIT_FAIL_AND_ABORT(test, "no CQ: %ld", PTR_ERR(cq));
+	}
+	qp = iwcm_qp(test, pd, cq);
+	KUNIT_EXPECT_EQ(test, iwcm_qp_to(qp, IB_QPS_INIT), 0);
+	KUNIT_EXPECT_EQ(test, iwcm_qp_to(qp, IB_QPS_SQD), 0);
+	KUNIT_EXPECT_EQ(test, iwcm_qp_to(qp, IB_QPS_ERR), 0);
+	KUNIT_EXPECT_EQ(test, to_iwqp(qp)->hw_state, IRDMA_QPS_ERROR);
+	KUNIT_EXPECT_EQ(test, iwcm_qp_to(qp, IB_QPS_SQD), 0);
+	KUNIT_EXPECT_EQ(test, to_iwqp(qp)->hw_state, IRDMA_QPS_ERROR);
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+
+	qp = iwcm_qp(test, pd, cq);
+	KUNIT_EXPECT_EQ(test, iwcm_qp_to(qp, IB_QPS_ERR), 0);
+	KUNIT_EXPECT_EQ(test, iwcm_qp_to(qp, IB_QPS_SQD), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+	ib_free_cq(cq);
+	ib_dealloc_pd(pd);
+}
+
 static struct kunit_case irdma_iwcm_cases[] = {
 	KUNIT_CASE_SLOW(irdma_iwcm_ops_present_test),
 	KUNIT_CASE_SLOW(irdma_iwcm_listen_test),
@@ -402,6 +463,7 @@ static struct kunit_case irdma_iwcm_cases[] = {
 	KUNIT_CASE_SLOW(irdma_iwcm_qhash_test),
 	KUNIT_CASE_SLOW(irdma_iwcm_puda_made_test),
 	KUNIT_CASE_SLOW(irdma_iwcm_ilq_loopback_test),
+	KUNIT_CASE_SLOW(irdma_iwcm_sqd_after_close_test),
 	{}
 };
 
