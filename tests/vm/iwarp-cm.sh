@@ -47,10 +47,10 @@ wait $srv 2>/dev/null
 echo "ok: a killed client's connection ends, the server goes on"
 
 # perftest's rdma_cm mode, a short send test on the function itself.
-timeout 120 ib_send_bw -d irdma0 -R -n 100 >/tmp/srv.bw 2>&1 &
+timeout 120 ib_send_bw -d irdma0 -R -F -n 100 >/tmp/srv.bw 2>&1 &
 srv=$!
 listening
-timeout 120 ib_send_bw -d irdma0 -R -n 100 $ADDR >/tmp/cli.bw 2>&1
+timeout 120 ib_send_bw -d irdma0 -R -F -n 100 $ADDR >/tmp/cli.bw 2>&1
 rc=$?
 wait $srv
 src=$?
