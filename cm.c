@@ -147,6 +147,10 @@ enum irdma_cm_work_bit {
  * @pdata_len: its length
  * @lsmm: passive: the MPA reply the QP sends
  * @lsmm_mr: its region
+ * @mutex: iw_cm's events of the connection, one at a time and in order
+ *	(the work item and an accept, which reports from its caller)
+ * @disc_pending: a DISCONNECT came before the connection was reported up
+ * @close_pending: so did a CLOSE
  */
 struct irdma_cm_conn {
 	struct irdma_cm_node node;
@@ -183,6 +187,9 @@ struct irdma_cm_conn {
 	u16 pdata_len;
 	struct irdma_dma_mem lsmm;
 	struct ib_mr *lsmm_mr;
+	struct mutex mutex; /* the connection's iw_cm events */
+	bool disc_pending;
+	bool close_pending;
 };
 
 static struct irdma_cm_conn *node_conn(struct irdma_cm_node *n)
@@ -192,8 +199,10 @@ static struct irdma_cm_conn *node_conn(struct irdma_cm_node *n)
 
 static void irdma_cm_conn_put(struct irdma_cm_conn *c)
 {
-	if (refcount_dec_and_test(&c->refs))
+	if (refcount_dec_and_test(&c->refs)) {
+		mutex_destroy(&c->mutex);
 		kfree(c);
+	}
 }
 
 /*
@@ -300,6 +309,7 @@ static const struct irdma_cm_node_ops irdma_cm_node_ops = {
 };
 
 static void irdma_cm_work(struct work_struct *work);
+static void irdma_cm_established(struct irdma_cm_conn *c, enum iw_cm_event_type type);
 
 static struct irdma_cm_conn *irdma_cm_conn_alloc(struct irdma_cm *cm, gfp_t gfp)
 {
@@ -311,6 +321,7 @@ static struct irdma_cm_conn *irdma_cm_conn_alloc(struct irdma_cm *cm, gfp_t gfp)
 	refcount_set(&c->refs, 1);
 	INIT_WORK(&c->work, irdma_cm_work);
 	INIT_LIST_HEAD(&c->entry);
+	mutex_init(&c->mutex);
 	c->vlan = IRDMA_CM_NO_VLAN;
 	return c;
 }
@@ -566,8 +577,16 @@ static void irdma_cm_drop_upper(struct irdma_cm_conn *c)
 
 	c->cm_id = NULL;
 	c->qp = NULL;
+	/* The MPA reply's region is of the QP's PD: it goes first. */
+	if (c->lsmm_mr)
+		irdma_dereg_mr(c->lsmm_mr, NULL);
+	c->lsmm_mr = NULL;
 	if (qp) {
-		WRITE_ONCE(qp->cm_conn, NULL);
+		/* Under the lock: whoever found the connection holds it. */
+		spin_lock(&c->cm->lock);
+		if (qp->cm_conn == c)
+			qp->cm_conn = NULL;
+		spin_unlock(&c->cm->lock);
 		irdma_qp_put(qp);
 	}
 	if (cm_id)
@@ -812,9 +831,7 @@ static void irdma_cm_do_connected(struct irdma_cm_conn *c)
 		irdma_cm_finish(c);
 		return;
 	}
-	c->replied = true;
-	c->established = true;
-	irdma_cm_report(c, IW_CM_EVENT_CONNECT_REPLY, 0, true);
+	irdma_cm_established(c, IW_CM_EVENT_CONNECT_REPLY);
 }
 
 /* Active: no connection; the consumer is told why, and lets go. */
@@ -844,14 +861,53 @@ static void irdma_cm_do_close(struct irdma_cm_conn *c)
 {
 	struct irdma_qp *qp = c->qp;
 
-	/* Before the connection is up, its outcome is still to be reported. */
-	if (c->closed || !qp || !c->established)
+	if (c->closed || !qp)
 		return;
+	/*
+	 * Before the connection is up, its outcome is still to be reported:
+	 * the close waits for it, and a connect still opening is aborted.
+	 */
+	if (!c->established) {
+		c->close_pending = true;
+		spin_lock(&c->cm->lock);
+		if (!c->gone && c->node.state < IRDMA_CM_OFFLOADED)
+			irdma_cm_node_abort(&c->node);
+		spin_unlock(&c->cm->lock);
+		return;
+	}
 	c->closed = true;
 	irdma_qp_iwarp_fail(qp, false);
 	irdma_cm_report(c, IW_CM_EVENT_CLOSE, 0, false);
 	irdma_cm_drop_upper(c);
 	irdma_cm_finish(c);
+}
+
+static void irdma_cm_do_disconnect(struct irdma_cm_conn *c)
+{
+	if (c->disconnected || c->closed)
+		return;
+	if (!c->established) {
+		c->disc_pending = true;
+		return;
+	}
+	c->disconnected = true;
+	irdma_cm_report(c, IW_CM_EVENT_DISCONNECT, c->disc_status, false);
+}
+
+/*
+ * The connection is reported up: what came before waits no more.
+ * Context: @c->mutex held.
+ */
+static void irdma_cm_established(struct irdma_cm_conn *c, enum iw_cm_event_type type)
+{
+	lockdep_assert_held(&c->mutex);
+	c->replied = true;
+	c->established = true;
+	irdma_cm_report(c, type, 0, type == IW_CM_EVENT_CONNECT_REPLY);
+	if (c->disc_pending)
+		irdma_cm_kick(c, IRDMA_CMW_DISCONNECT);
+	if (c->close_pending)
+		irdma_cm_kick(c, IRDMA_CMW_CLOSE);
 }
 
 /* The connection's end: what it held goes, then the connection. */
@@ -896,6 +952,7 @@ static void irdma_cm_work(struct work_struct *work)
 
 	if (test_and_clear_bit(IRDMA_CMW_SETUP, &c->pending))
 		irdma_cm_do_setup(c);
+	mutex_lock(&c->mutex);
 	if (test_and_clear_bit(IRDMA_CMW_REQUEST, &c->pending))
 		irdma_cm_do_request(c);
 	if (test_and_clear_bit(IRDMA_CMW_CONNECTED, &c->pending))
@@ -906,15 +963,13 @@ static void irdma_cm_work(struct work_struct *work)
 		irdma_cm_do_failed(c, -ECONNRESET);
 	if (test_and_clear_bit(IRDMA_CMW_FIN, &c->pending))
 		irdma_cm_do_fin(c);
-	if (test_and_clear_bit(IRDMA_CMW_DISCONNECT, &c->pending) &&
-	    c->established && !c->disconnected && !c->closed) {
-		c->disconnected = true;
-		irdma_cm_report(c, IW_CM_EVENT_DISCONNECT, c->disc_status, false);
-	}
+	if (test_and_clear_bit(IRDMA_CMW_DISCONNECT, &c->pending))
+		irdma_cm_do_disconnect(c);
 	if (test_and_clear_bit(IRDMA_CMW_CLOSE, &c->pending))
 		irdma_cm_do_close(c);
 	if (test_and_clear_bit(IRDMA_CMW_GONE, &c->pending))
 		irdma_cm_do_gone(c);
+	mutex_unlock(&c->mutex);
 	irdma_cm_conn_put(c);
 }
 
@@ -970,7 +1025,7 @@ static void irdma_cm_passive_open(struct irdma_cm *cm, const struct irdma_cm_rx 
 	ether_addr_copy(c->rem_mac, prx->smac);
 	irdma_cm_node_setup(c, NULL, 0, IRDMA_GEN2_MAX_IRD, IRDMA_GEN2_MAX_ORD);
 	if (irdma_cm_node_syn(&c->node, rx)) {
-		kfree(c);
+		irdma_cm_conn_put(c);
 		return;
 	}
 	refcount_inc(&l->refs);
@@ -1069,12 +1124,18 @@ int irdma_cm_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *param)
 	ord = clamp_t(u32, param->ord, 1, IRDMA_GEN2_MAX_ORD);
 	irdma_cm_node_setup(c, c->pdata, param->private_data_len, ird, ord);
 
+	spin_lock(&cm->lock);
+	/* A QP carries one connection. */
+	if (qp->cm_conn) {
+		spin_unlock(&cm->lock);
+		err = -EINVAL;
+		goto err_release;
+	}
 	c->qp = qp;
 	c->cm_id = cm_id;
 	cm_id->add_ref(cm_id);
 	cm_id->provider_data = qp;
-	WRITE_ONCE(qp->cm_conn, c);
-	spin_lock(&cm->lock);
+	qp->cm_conn = c;
 	list_add_tail(&c->entry, &cm->conns);
 	irdma_cm_node_connect(&c->node, jiffies);
 	spin_unlock(&cm->lock);
@@ -1088,7 +1149,8 @@ err_release:
 	if (c->apbvt)
 		irdma_apbvt_put(cm->fn, c->loc_port);
 err_free:
-	kfree(c);
+	if (c)
+		irdma_cm_conn_put(c);
 	irdma_qp_put(qp);
 	return err;
 }
@@ -1148,7 +1210,8 @@ int irdma_cm_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *param)
 	if (!qp)
 		return -EINVAL;
 	spin_lock(&cm->lock);
-	err = c->req_given ? irdma_cm_node_accept(&c->node) : -EINVAL;
+	/* A QP carries one connection. */
+	err = c->req_given && !qp->cm_conn ? irdma_cm_node_accept(&c->node) : -EINVAL;
 	if (!err && !c->listener)
 		err = -EINVAL;
 	spin_unlock(&cm->lock);
@@ -1164,15 +1227,19 @@ int irdma_cm_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *param)
 	c->qp = qp;
 	c->cm_id = cm_id;
 	cm_id->add_ref(cm_id);
-	cm_id->provider_data = qp;
-	WRITE_ONCE(qp->cm_conn, c);
+	spin_lock(&cm->lock);
+	qp->cm_conn = c;
+	spin_unlock(&cm->lock);
 	err = irdma_cm_offload(c, qp);
 	irdma_cm_release_setup(c);
+	/* Against the events the engine's reports queue meanwhile. */
+	mutex_lock(&c->mutex);
 	if (err) {
 		irdma_qp_iwarp_fail(qp, true);
 		/* iw_cm sends nothing after a failed accept: no event either. */
 		c->closed = true;
 		irdma_cm_drop_upper(c);
+		mutex_unlock(&c->mutex);
 		irdma_cm_finish(c);
 		err = err == -EINVAL ? -EINVAL : -ECONNRESET;
 		goto out_req;
@@ -1182,9 +1249,8 @@ int irdma_cm_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *param)
 	if (c->listener)
 		c->listener->pending--;
 	spin_unlock(&cm->lock);
-	c->replied = true;
-	c->established = true;
-	irdma_cm_report(c, IW_CM_EVENT_ESTABLISHED, 0, false);
+	irdma_cm_established(c, IW_CM_EVENT_ESTABLISHED);
+	mutex_unlock(&c->mutex);
 	goto out_req;
 out:
 	irdma_qp_put(qp);
@@ -1422,6 +1488,30 @@ out:
 	return 0;
 }
 
+/*
+ * Work for the connection a QP carries, if it still carries one: found
+ * and held under the lock, which the connection's release takes to let
+ * go of the QP.
+ */
+static void irdma_cm_qp_kick(struct irdma_qp *qp, enum irdma_cm_work_bit first,
+			     enum irdma_cm_work_bit then, int disc_status)
+{
+	struct irdma_cm *cm = qp->iwdev->fn.cm;
+	struct irdma_cm_conn *c;
+
+	if (!cm)
+		return;
+	spin_lock(&cm->lock);
+	c = qp->cm_conn;
+	if (c) {
+		if (first == IRDMA_CMW_DISCONNECT || then == IRDMA_CMW_DISCONNECT)
+			c->disc_status = disc_status;
+		irdma_cm_kick(c, first);
+		irdma_cm_kick(c, then);
+	}
+	spin_unlock(&cm->lock);
+}
+
 /**
  * irdma_cm_qp_closing - the consumer moves a connected QP out of RTS
  * @qp: the QP
@@ -1430,10 +1520,8 @@ out:
  */
 void irdma_cm_qp_closing(struct irdma_qp *qp, bool now)
 {
-	struct irdma_cm_conn *c = READ_ONCE(qp->cm_conn);
-
-	if (c && now)
-		irdma_cm_kick(c, IRDMA_CMW_CLOSE);
+	if (now)
+		irdma_cm_qp_kick(qp, IRDMA_CMW_CLOSE, IRDMA_CMW_CLOSE, 0);
 }
 
 /**
@@ -1441,42 +1529,33 @@ void irdma_cm_qp_closing(struct irdma_qp *qp, bool now)
  * @qp: the QP, held
  * @code: the event
  * @tcp_state: the connection's TCP state the event reports
+ * @error: the event moves the QP to error
  *
  * Context: the AEQ's thread.
  */
-void irdma_cm_qp_ae(struct irdma_qp *qp, u16 code, u8 tcp_state)
+void irdma_cm_qp_ae(struct irdma_qp *qp, u16 code, u8 tcp_state, bool error)
 {
-	struct irdma_cm_conn *c = READ_ONCE(qp->cm_conn);
-
 	WRITE_ONCE(qp->tcp_state, tcp_state);
 	switch (code) {
 	case IRDMA_AE_LLP_CONNECTION_ESTABLISHED:
 		WRITE_ONCE(qp->rts_ae, true);
 		wake_up(&qp->cm_wait);
-		return;
+		break;
 	case IRDMA_AE_LLP_FIN_RECEIVED:
 	case IRDMA_AE_RDMAP_ROE_BAD_LLP_CLOSE:
-		if (!c)
-			return;
-		c->disc_status = 0;
-		irdma_cm_kick(c, IRDMA_CMW_FIN);
-		irdma_cm_kick(c, IRDMA_CMW_DISCONNECT);
-		return;
+		irdma_cm_qp_kick(qp, IRDMA_CMW_FIN, IRDMA_CMW_DISCONNECT, 0);
+		break;
 	case IRDMA_AE_LLP_CLOSE_COMPLETE:
-		if (c)
-			irdma_cm_kick(c, IRDMA_CMW_CLOSE);
-		return;
+		irdma_cm_qp_kick(qp, IRDMA_CMW_CLOSE, IRDMA_CMW_CLOSE, 0);
+		break;
 	case IRDMA_AE_LLP_CONNECTION_RESET:
-		if (!c)
-			return;
-		c->disc_status = -ECONNRESET;
-		irdma_cm_kick(c, IRDMA_CMW_DISCONNECT);
-		irdma_cm_kick(c, IRDMA_CMW_CLOSE);
-		return;
+		irdma_cm_qp_kick(qp, IRDMA_CMW_DISCONNECT, IRDMA_CMW_CLOSE,
+				 -ECONNRESET);
+		break;
 	default:
 		/* An error: the QP fails, and the connection with it. */
-		if (c && irdma_ae_target(code, 0) == IRDMA_AE_QP_ERROR)
-			irdma_cm_kick(c, IRDMA_CMW_CLOSE);
+		if (error)
+			irdma_cm_qp_kick(qp, IRDMA_CMW_CLOSE, IRDMA_CMW_CLOSE, 0);
 	}
 }
 

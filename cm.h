@@ -317,6 +317,7 @@ int irdma_cm_node_accept(struct irdma_cm_node *n);
 int irdma_cm_node_reject(struct irdma_cm_node *n, const void *pdata, u16 len,
 			 unsigned long now);
 void irdma_cm_node_reset(struct irdma_cm_node *n);
+void irdma_cm_node_abort(struct irdma_cm_node *n);
 bool irdma_cm_node_tick(struct irdma_cm_node *n, unsigned long now);
 unsigned long irdma_cm_node_next_due(const struct irdma_cm_node *n);
 

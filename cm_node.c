@@ -523,6 +523,26 @@ void irdma_cm_node_reset(struct irdma_cm_node *n)
 }
 EXPORT_SYMBOL_IF_KUNIT(irdma_cm_node_reset);
 
+/**
+ * irdma_cm_node_abort - the owner gives up on a connection still opening:
+ *	a reset goes to the peer, and an active node reports the open failed
+ *	(%IRDMA_CM_EV_ABORTED; a passive one closes, %IRDMA_CM_EV_GONE)
+ * @n: the node
+ */
+void irdma_cm_node_abort(struct irdma_cm_node *n)
+{
+	if (!n->active) {
+		irdma_cm_node_reset(n);
+		return;
+	}
+	if (n->state == IRDMA_CM_CLOSED)
+		return;
+	if (n->state != IRDMA_CM_IDLE)
+		irdma_cm_send_rst(n);
+	irdma_cm_end(n, IRDMA_CM_EV_ABORTED);
+}
+EXPORT_SYMBOL_IF_KUNIT(irdma_cm_node_abort);
+
 /* Retransmissions ran out. */
 static void irdma_cm_expired(struct irdma_cm_node *n)
 {

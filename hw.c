@@ -200,7 +200,8 @@ static void irdma_ae_dispatch(struct irdma_fn *fn, u64 q1)
 	/* An iWARP QP's events are its connection's too. */
 	if (fn->res.protocol == IRDMA_PROTOCOL_IWARP &&
 	    (target == IRDMA_AE_QP_ERROR || target == IRDMA_AE_QP_NOTE))
-		irdma_qp_iwarp_ae(fn, id, code, FIELD_GET(IRDMA_AEQE_TCPSTATE, q1));
+		irdma_qp_iwarp_ae(fn, id, code, FIELD_GET(IRDMA_AEQE_TCPSTATE, q1),
+				  target == IRDMA_AE_QP_ERROR);
 	switch (target) {
 	case IRDMA_AE_QP_ERROR:
 		irdma_qp_async_event(fn, id, code, source,

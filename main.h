@@ -649,7 +649,8 @@ void irdma_hw_deinit(struct irdma_fn *fn);
 void irdma_cq_ceq_event(struct irdma_fn *fn, u64 ctx);
 void irdma_cq_async_event(struct irdma_fn *fn, u32 id);
 void irdma_qp_suspended(struct irdma_fn *fn, u32 qp_id);
-void irdma_qp_iwarp_ae(struct irdma_fn *fn, u32 qp_id, u16 code, u8 tcp_state);
+void irdma_qp_iwarp_ae(struct irdma_fn *fn, u32 qp_id, u16 code, u8 tcp_state,
+		       bool error);
 void irdma_qp_async_event(struct irdma_fn *fn, u32 qp_id, u16 code, u8 source,
 			  u32 wqe_idx);
 void irdma_srq_event(struct irdma_fn *fn, u32 srq_id);

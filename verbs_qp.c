@@ -1154,17 +1154,19 @@ void irdma_qps_fail_unscheduled(struct irdma_fn *fn)
  * @qp_id: the QP
  * @code: the event
  * @tcp_state: the TCP state the event reports
+ * @error: the event moves the QP to error
  *
  * Context: the AEQ's interrupt thread.
  */
-void irdma_qp_iwarp_ae(struct irdma_fn *fn, u32 qp_id, u16 code, u8 tcp_state)
+void irdma_qp_iwarp_ae(struct irdma_fn *fn, u32 qp_id, u16 code, u8 tcp_state,
+		       bool error)
 {
 	struct irdma_qp *qp = irdma_qp_get_live(fn, qp_id);
 
 	if (!qp)
 		return;
 	if (qp->hw.type == IRDMA_QP_TYPE_IWARP)
-		irdma_cm_qp_ae(qp, code, tcp_state);
+		irdma_cm_qp_ae(qp, code, tcp_state, error);
 	irdma_qp_put(qp);
 }
 
