@@ -116,27 +116,33 @@ static void irdma_iwcm_listen_test(struct kunit *test)
 {
 	struct iwcm_env *e = iwcm_env_setup(test);
 	const struct ib_device_ops *ops = &e->ibdev->ops;
-	struct iw_cm_id id, dup, none;
+	/* Off the stack: three of them are too much for a frame. */
+	struct iw_cm_id *id = kunit_kcalloc(test, 3, sizeof(*id), GFP_KERNEL);
 	u32 entries = e->sdev->steer.qhash_count;
+	struct iw_cm_id *dup, *none;
+
+	KUNIT_ASSERT_NOT_NULL(test, id);
+	dup = id + 1;
+	none = id + 2;
 
 	iwcm_refs = 0;
-	iwcm_id_init(&id, e->ibdev, 0xc0a84d01, 7174);
-	iwcm_id_init(&dup, e->ibdev, 0xc0a84d01, 7174);
-	KUNIT_ASSERT_EQ(test, ops->iw_create_listen(&id, 8), 0);
+	iwcm_id_init(id, e->ibdev, 0xc0a84d01, 7174);
+	iwcm_id_init(dup, e->ibdev, 0xc0a84d01, 7174);
+	KUNIT_ASSERT_EQ(test, ops->iw_create_listen(id, 8), 0);
 	KUNIT_EXPECT_EQ(test, iwcm_refs, 1);
 	KUNIT_EXPECT_TRUE(test, test_bit(7174, e->sdev->steer.apbvt));
 	KUNIT_EXPECT_EQ(test, e->sdev->steer.qhash_count, entries + 1);
-	KUNIT_EXPECT_EQ(test, ops->iw_create_listen(&dup, 8), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, ops->iw_create_listen(dup, 8), -ENOMEM);
 	KUNIT_EXPECT_EQ(test, iwcm_refs, 1);
 
 	/* A port of 0, and an address family the engine has not. */
-	iwcm_id_init(&none, e->ibdev, 0xc0a84d01, 0);
-	KUNIT_EXPECT_EQ(test, ops->iw_create_listen(&none, 8), -EINVAL);
-	none.m_local_addr.ss_family = AF_UNSPEC;
-	KUNIT_EXPECT_EQ(test, ops->iw_create_listen(&none, 8), -EINVAL);
+	iwcm_id_init(none, e->ibdev, 0xc0a84d01, 0);
+	KUNIT_EXPECT_EQ(test, ops->iw_create_listen(none, 8), -EINVAL);
+	none->m_local_addr.ss_family = AF_UNSPEC;
+	KUNIT_EXPECT_EQ(test, ops->iw_create_listen(none, 8), -EINVAL);
 	KUNIT_EXPECT_EQ(test, iwcm_refs, 1);
 
-	KUNIT_EXPECT_EQ(test, ops->iw_destroy_listen(&id), 0);
+	KUNIT_EXPECT_EQ(test, ops->iw_destroy_listen(id), 0);
 	KUNIT_EXPECT_EQ(test, iwcm_refs, 0);
 	KUNIT_EXPECT_FALSE(test, test_bit(7174, e->sdev->steer.apbvt));
 	KUNIT_EXPECT_EQ(test, e->sdev->steer.qhash_count, entries);
