@@ -508,6 +508,16 @@ int irdma_cm_node_reject(struct irdma_cm_node *n, const void *pdata, u16 len,
 }
 EXPORT_SYMBOL_IF_KUNIT(irdma_cm_node_reject);
 
+/* The owner lets go: a reset to the peer if it knows of us, then @ev. */
+static void irdma_cm_node_give_up(struct irdma_cm_node *n, enum irdma_cm_event ev)
+{
+	if (n->state == IRDMA_CM_CLOSED)
+		return;
+	if (n->state != IRDMA_CM_IDLE)
+		irdma_cm_send_rst(n);
+	irdma_cm_end(n, ev);
+}
+
 /**
  * irdma_cm_node_reset - the owner ends a connection it has not handed over:
  *	a reset goes to the peer, the node closes (%IRDMA_CM_EV_GONE)
@@ -515,11 +525,7 @@ EXPORT_SYMBOL_IF_KUNIT(irdma_cm_node_reject);
  */
 void irdma_cm_node_reset(struct irdma_cm_node *n)
 {
-	if (n->state == IRDMA_CM_CLOSED)
-		return;
-	if (n->state != IRDMA_CM_IDLE)
-		irdma_cm_send_rst(n);
-	irdma_cm_end(n, IRDMA_CM_EV_GONE);
+	irdma_cm_node_give_up(n, IRDMA_CM_EV_GONE);
 }
 EXPORT_SYMBOL_IF_KUNIT(irdma_cm_node_reset);
 
@@ -531,15 +537,7 @@ EXPORT_SYMBOL_IF_KUNIT(irdma_cm_node_reset);
  */
 void irdma_cm_node_abort(struct irdma_cm_node *n)
 {
-	if (!n->active) {
-		irdma_cm_node_reset(n);
-		return;
-	}
-	if (n->state == IRDMA_CM_CLOSED)
-		return;
-	if (n->state != IRDMA_CM_IDLE)
-		irdma_cm_send_rst(n);
-	irdma_cm_end(n, IRDMA_CM_EV_ABORTED);
+	irdma_cm_node_give_up(n, n->active ? IRDMA_CM_EV_ABORTED : IRDMA_CM_EV_GONE);
 }
 EXPORT_SYMBOL_IF_KUNIT(irdma_cm_node_abort);
 

@@ -425,6 +425,30 @@ static void irdma_cm_node_reset_while_deciding_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, w->p.ev[0], IRDMA_CM_EV_GONE);
 }
 
+/*
+ * The owner gives up on an open: an active node resets the peer and
+ * reports the open failed; a passive one resets it and closes; a node
+ * closed already sends and reports nothing more.
+ */
+static void irdma_cm_node_abort_test(struct kunit *test)
+{
+	struct cm_pair *w = cm_test_pair(test, NULL);
+
+	KUNIT_ASSERT_EQ(test, irdma_cm_node_connect(&w->a.node, w->now), 0);
+	cm_test_deliver(test, &w->a, &w->p, w->now);
+	KUNIT_ASSERT_EQ(test, w->a.node.state, IRDMA_CM_SYN_SENT);
+	irdma_cm_node_abort(&w->a.node);
+	cm_test_expect_aborted(test, &w->a);
+	irdma_cm_node_abort(&w->p.node);
+	KUNIT_EXPECT_EQ(test, w->p.last_flags, TCPHDR_RST | TCPHDR_ACK);
+	KUNIT_EXPECT_EQ(test, w->p.node.state, IRDMA_CM_CLOSED);
+	KUNIT_ASSERT_EQ(test, w->p.events, 1);
+	KUNIT_EXPECT_EQ(test, w->p.ev[0], IRDMA_CM_EV_GONE);
+	irdma_cm_node_abort(&w->a.node);
+	KUNIT_EXPECT_EQ(test, w->a.events, 1);
+	KUNIT_EXPECT_EQ(test, w->a.sent, 2);
+}
+
 static struct kunit_case irdma_cm_node_cases[] = {
 	KUNIT_CASE(irdma_cm_node_accept_test),
 	KUNIT_CASE(irdma_cm_node_reject_test),
@@ -432,6 +456,7 @@ static struct kunit_case irdma_cm_node_cases[] = {
 	KUNIT_CASE(irdma_cm_node_rev1_fallback_test),
 	KUNIT_CASE(irdma_cm_node_bad_numbers_test),
 	KUNIT_CASE(irdma_cm_node_reset_while_deciding_test),
+	KUNIT_CASE(irdma_cm_node_abort_test),
 	{}
 };
 
