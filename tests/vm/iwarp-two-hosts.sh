@@ -9,8 +9,9 @@
 # their RDMA traffic: rping with its data checked, to a function's own
 # address and between the functions both ways, a closed port's refusal,
 # perftest's rdma_cm mode (send, write, read; bandwidth to 8 MiB and
-# latency), ucmatose with four connections each way, and the close of
-# each connection (FINs on the wire).
+# latency), ucmatose with four connections each way, the close of each
+# connection (FINs on the wire), and a storm of 100 connect/disconnect
+# cycles (20 on the sanitizing kernel).
 . "$IRDMA_REPO/tests/vm/lib.sh"
 require rping ucmatose rdma ibv_devinfo
 
