@@ -116,7 +116,7 @@ ucmatose_run() {	# NAME SERVER_ADDR CLIENT_ADDR
 # Without -F perftest then exits in the middle of a run; with it, as
 # every other perftest run here, it goes on and that report reads 0.
 perftest_run() {	# NAME TOOL ARG...
-	local name=$1 tool=$2 srv rc src
+	local name=$1 tool=$2 srv rc src fits
 
 	shift 2
 	timeout 300 "$tool" -d "$DEV1" -R -F "$@" >/tmp/srv.pt 2>&1 &
@@ -134,8 +134,8 @@ perftest_run() {	# NAME TOOL ARG...
 	fi
 	echo "ok: $name:"
 	grep -E '^ +[0-9]+ +[0-9]+ ' /tmp/cli.pt | tail -3
-	src=$(cat /tmp/srv.pt /tmp/cli.pt | grep -c 'Correlation coefficient')
-	[ "$src" -eq 0 ] || echo "($src of its clock fits failed: those figures read 0)"
+	fits=$(cat /tmp/srv.pt /tmp/cli.pt | grep -c 'Correlation coefficient')
+	[ "$fits" -eq 0 ] || echo "($fits of its clock fits failed: those figures read 0)"
 }
 
 # The traffic: rping, a closed port, ucmatose both ways.
