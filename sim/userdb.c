@@ -75,6 +75,8 @@ static LIST_HEAD(isim_userdb_devs);	/* functions whose page is watched */
 static LIST_HEAD(isim_userdb_watches);
 static struct workqueue_struct *isim_userdb_wq;
 static bool isim_userdb_probing;
+/* Holds perf's context-switch hook on while the module is loaded. */
+static struct perf_event *isim_userdb_pin;
 /* Task works queued and not yet done: the module's code runs them. */
 static atomic_t isim_userdb_runs = ATOMIC_INIT(0);
 
@@ -355,6 +357,36 @@ void isim_userdb_del(struct isim_dev *sdev)
 	sdev->db_pfn = 0;
 }
 
+/*
+ * Every per-task watchpoint counts toward perf's scheduler hook, a static
+ * key: the first one set turns it on by patching __schedule() and friends,
+ * and a second after the last one went it is patched off again. With a
+ * watchpoint per process that meant two live text patches for nearly
+ * every verbs program, and under QEMU's multi-threaded TCG a vCPU can run
+ * the patch's transient int3 after it is gone (seen once: an oops at
+ * __schedule). One idle per-task event of our own, held from load to
+ * unload, keeps the count above zero: the key flips once each way.
+ */
+static void isim_userdb_pin_sched(void)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_DUMMY,
+		.disabled = 1,
+	};
+	struct perf_event *event;
+
+	/* The loader may exit: the event stays counted until released. */
+	event = perf_event_create_kernel_counter(&attr, -1, current, NULL, NULL);
+	if (IS_ERR(event)) {
+		pr_info("irdma_sim: perf's scheduler hook not held (%ld)\n",
+			PTR_ERR(event));
+		return;
+	}
+	isim_userdb_pin = event;
+}
+
 /**
  * isim_userdb_init - start noting user space's doorbell mappings
  *
@@ -374,6 +406,7 @@ void isim_userdb_init(void)
 		destroy_workqueue(isim_userdb_wq);
 		return;
 	}
+	isim_userdb_pin_sched();
 	isim_userdb_probing = true;
 }
 
@@ -389,5 +422,8 @@ void isim_userdb_exit(void)
 	destroy_workqueue(isim_userdb_wq);
 	/* Task works still queued run this module's code: let them end. */
 	wait_var_event(&isim_userdb_runs, !atomic_read(&isim_userdb_runs));
+	if (isim_userdb_pin)
+		perf_event_release_kernel(isim_userdb_pin);
+	isim_userdb_pin = NULL;
 	isim_userdb_probing = false;
 }

@@ -10,6 +10,18 @@ ADDR=192.168.77.1
 load_stack
 roce_up $ADDR
 
+# The simulator's per-process doorbell watchpoints count toward perf's
+# scheduler hook (a static key patched into __schedule); it holds the hook
+# on from load to unload, so no program coming or going patches kernel
+# text (under TCG, a vCPU once ran a patch's stale int3). perf turns the
+# hook off in perf_sched_delayed(): counted from here to the unload.
+T=/sys/kernel/tracing
+mountpoint -q $T || mount -t tracefs tracefs $T || fail "no tracefs"
+echo 'p:irdma_test/sched_hook_off perf_sched_delayed' >>$T/kprobe_events ||
+	fail "a probe on perf_sched_delayed"
+echo 1 >$T/events/irdma_test/sched_hook_off/enable
+hook_offs() { awk '$1 == "sched_hook_off" { print $2 }' $T/kprobe_profile; }
+
 ibv_devinfo -v -d irdma0 >/tmp/devinfo || fail "ibv_devinfo -v"
 expect_eq "ibv_devinfo transport" "$(awk '/transport:/ { print $2; exit }' /tmp/devinfo)" "InfiniBand"
 expect_eq "ibv_devinfo link layer" "$(awk '/link_layer:/ { print $2; exit }' /tmp/devinfo)" "Ethernet"
@@ -60,6 +72,11 @@ echo "user doorbells served by the ringing process: $runs;" \
 	"left to threads: $(sim_stat user_sq_left_to_threads)"
 [ "$runs" -gt 0 ] || fail "no trapped user doorbell was served by its process"
 grep -h -A1 -E '^ #bytes' /tmp/cli.ib_send_bw_-a | head -3
+
+# Each program's watchpoint goes when the next one maps its doorbells.
+expect_eq "perf's scheduler hook turned off while the simulator is loaded" "$(hook_offs)" 0
+echo 0 >$T/events/irdma_test/sched_hook_off/enable
+echo '-:irdma_test/sched_hook_off' >>$T/kprobe_events
 
 ip addr del $ADDR/24 dev "$SIM_NETDEV"
 unload_stack
