@@ -758,13 +758,20 @@ static void irdma_cm_finish(struct irdma_cm_conn *c)
 	irdma_cm_kick(c, IRDMA_CMW_GONE);
 }
 
-/* Passive: the address handle and steering, then the SYN-ACK. */
+/*
+ * Passive: the peer's MAC from the host's neighbours, the address handle
+ * and steering, then the SYN-ACK. A peer not resolved yet is not answered
+ * (as upstream's): resolution starts, and its next SYN finds it done. A
+ * SYN from an address nobody owns leaves nothing behind.
+ */
 static void irdma_cm_do_setup(struct irdma_cm_conn *c)
 {
 	struct irdma_cm *cm = c->cm;
 	int err;
 
-	err = irdma_cm_make_ah(c);
+	err = irdma_cm_resolve(cm, c);
+	if (!err)
+		err = irdma_cm_make_ah(c);
 	if (!err)
 		err = irdma_cm_add_qhash(c);
 	spin_lock(&cm->lock);
@@ -1005,7 +1012,7 @@ static struct irdma_cm_listener *irdma_cm_find_listener(struct irdma_cm *cm,
 
 /* A SYN for a listener: a new connection. Context: under the lock. */
 static void irdma_cm_passive_open(struct irdma_cm *cm, const struct irdma_cm_rx *rx,
-				  const struct irdma_puda_rx *prx, u16 vlan)
+				  u16 vlan)
 {
 	struct irdma_cm_listener *l = irdma_cm_find_listener(cm, rx, vlan);
 	struct irdma_cm_conn *c;
@@ -1022,7 +1029,6 @@ static void irdma_cm_passive_open(struct irdma_cm *cm, const struct irdma_cm_rx 
 	c->rem_port = rx->remote_port;
 	c->vlan = vlan;
 	c->tos = rx->tos;
-	ether_addr_copy(c->rem_mac, prx->smac);
 	irdma_cm_node_setup(c, NULL, 0, IRDMA_GEN2_MAX_IRD, IRDMA_GEN2_MAX_ORD);
 	if (irdma_cm_node_syn(&c->node, rx)) {
 		irdma_cm_conn_put(c);
@@ -1060,7 +1066,7 @@ void irdma_cm_ilq_receive(struct irdma_puda *q, const struct irdma_puda_rx *rx)
 		irdma_cm_node_rx(&c->node, &seg, jiffies);
 	else if ((seg.flags & (TCPHDR_SYN | TCPHDR_ACK | TCPHDR_RST | TCPHDR_FIN)) ==
 		 TCPHDR_SYN && !cm->stopping)
-		irdma_cm_passive_open(cm, &seg, rx, vlan);
+		irdma_cm_passive_open(cm, &seg, vlan);
 	spin_unlock(&cm->lock);
 	irdma_cm_timer_arm(cm);
 }
