@@ -8,7 +8,7 @@
  * Listens on ADDR:PORT (BACKLOG as rdma_listen() takes it: 0 for the
  * largest), prints "listening", then prints "request N" for each
  * connection request, holding it (no accept, no reject) until COUNT came
- * or SECONDS passed. It then destroys the listener first ("listener
+ * or SECONDS passed, or SIGINT came. It then destroys the listener first ("listener
  * destroyed"), waits two seconds, and destroys the requests' ids, which
  * makes iw_cm reject each (iw_cm's rule for a request never answered).
  * Exit status: 0 once all that is done, 1 on a failure of librdmacm.
@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <rdma/rdma_cma.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,14 @@
 #include <unistd.h>
 
 #define MAX_HELD 1024
+
+/* Read after poll(), an external call: no compiler keeps it in a register. */
+static sig_atomic_t stop;
+
+static void on_sigint(int sig)
+{
+	stop = sig;
+}
 
 static double now(void)
 {
@@ -39,6 +48,7 @@ int main(int argc, char **argv)
 	struct rdma_event_channel *ch;
 	struct rdma_cm_id *listen_id;
 	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct sigaction sa = { .sa_handler = on_sigint };
 	int backlog, count, n = 0, i;
 	double end;
 
@@ -55,6 +65,7 @@ int main(int argc, char **argv)
 		count = MAX_HELD;
 	end = now() + atof(argv[5]);
 
+	sigaction(SIGINT, &sa, NULL);
 	ch = rdma_create_event_channel();
 	if (!ch || rdma_create_id(ch, &listen_id, NULL, RDMA_PS_TCP)) {
 		perror("rdma_create_id");
@@ -68,7 +79,7 @@ int main(int argc, char **argv)
 	printf("listening\n");
 	fflush(stdout);
 
-	while (n < count && now() < end) {
+	while (n < count && now() < end && !stop) {
 		struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
 		struct rdma_cm_event *ev;
 
