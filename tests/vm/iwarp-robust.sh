@@ -72,17 +72,8 @@ ended() { [ ! -e "/proc/$1" ] || grep -q '^State:.*Z' "/proc/$1/status"; }
 # Stop a process; one stuck in the kernel fails the test with the stacks
 # of every task that waits uninterruptibly.
 stop_proc() {	# PID NAME
-	local t
-
 	kill "$1" 2>/dev/null
-	if ! wait_for -t 30 ended "$1"; then
-		for t in /proc/[0-9]*; do
-			grep -q '^State:.*D' "$t/status" 2>/dev/null || continue
-			echo "== $(cat "$t/comm") ${t#/proc/}:"
-			cat "$t/stack"
-		done
-		fail "$2 did not end"
-	fi
+	wait_for -t 30 ended "$1" || { dump_blocked; fail "$2 did not end"; }
 	wait "$1"
 }
 

@@ -164,6 +164,17 @@ gone() {	# PID...: every one has ended
 		! kill -0 "$pid" 2>/dev/null || return 1
 	done
 }
+# The kernel stacks of every task waiting uninterruptibly: for a failure
+# where something hangs in the kernel.
+dump_blocked() {
+	local t
+
+	for t in /proc/[0-9]*; do
+		grep -q '^State:.*D' "$t/status" 2>/dev/null || continue
+		echo "== $(cat "$t/comm") ${t#/proc/}:"
+		cat "$t/stack"
+	done
+}
 dmesg_since() { dmesg | tail -n +$(($1 + 1)) | grep -q "$2"; }	# LINES REGEX
 stat_above() { [ "$(sim_stat "$1")" -gt "$2" ]; }
 # Something listens on a TCP port, in network namespace NS if given.

@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# drivers: ours -- stock: removing its function's stand-in PCI function with a live iWARP connection leaves the removal or rping stuck in the kernel (seen; not yet root-caused)
+# standins: 2
+# Hot removal with live iWARP connections. Two functions as two hosts
+# (iwarp-lib.sh); rping between them moves data over an offloaded
+# connection while a persistent rping server listens too; then the
+# server's function goes (ours: the simulated function deleted; stock:
+# its stand-in PCI function removed, as the PCI core removes an E810).
+# The server's processes get the device's removal and end, the client on
+# the other function sees its connection end and ends, the remaining
+# function still connects to itself, nothing is left on it, the kernel
+# stays clean (the VM runner checks the log) and the modules unload.
+. "$IRDMA_REPO/tests/vm/lib.sh"
+require rping rdma ibv_devinfo
+
+modprobe -a ib_core ib_uverbs rdma_ucm iw_cm || fail "cannot load the RDMA stack"
+load_sim nr_devices=0
+if [ "$IRDMA_DRIVER" = ours ]; then
+	FN0=0 FN1=1
+	echo "0 iwarp" >$SIM_BUS/new_device || fail "function 0"
+	echo "1 iwarp" >$SIM_BUS/new_device || fail "function 1"
+	load_irdma_deps
+	load_irdma
+else
+	FN0=32 FN1=33
+	load_sim_ice iwarp=1
+	load_driver
+fi
+NET0=simeth$FN0
+NET1=simeth$FN1
+wait_for test -n "$(rdma_dev_of $NET1)" || fail "no RDMA device on $NET1"
+DEV0=$(rdma_dev_of $NET0)
+DEV1=$(rdma_dev_of $NET1)
+. "$IRDMA_REPO/tests/vm/iwarp-lib.sh"
+iwarp_hosts_net
+qps() { rdma resource show qp 2>/dev/null | grep -c "$1"; }
+cm_ids() { rdma resource show cm_id 2>/dev/null | grep -c "$1"; }
+two_standins() { [ "$(cat /sys/bus/pci/devices/*/device | grep -cx 0x1111)" -ge 2 ]; }
+
+# A live connection from DEV0's address to DEV1's, pinging for minutes,
+# and a second listener on DEV1 with nothing connected.
+timeout 300 rping -s -a $PEER -C 100000 -S 100 >/tmp/srv.rp 2>&1 &
+srv=$!
+wait_for -t 20 cm_listening || { cat /tmp/srv.rp; fail "no listener"; }
+timeout 300 rping -s -P -a $PEER -p 7177 >/tmp/srv2.rp 2>&1 &
+srv2=$!
+timeout 300 rping -c -a $PEER -I $ADDR -C 100000 -S 100 -v >/tmp/cli.rp 2>&1 &
+cli=$!
+wait_for -t 60 grep -q '^ping data' /tmp/cli.rp || { cat /tmp/cli.rp; fail "no pings"; }
+sleep 2
+pings=$(grep -c '^ping data' /tmp/cli.rp)
+echo "pings before the removal: $pings"
+kill -0 $srv && kill -0 $srv2 && kill -0 $cli || fail "an rping ended before the removal"
+expect_eq "QPs on $DEV1 before the removal" "$(qps "$DEV1")" 1
+
+# The removal waits for the device's users to let go: in the background,
+# so that a removal that never ends shows where it waits.
+if [ "$IRDMA_DRIVER" = ours ]; then
+	remove=$SIM_BUS/del_device
+	value=$FN1
+else
+	pci=$(basename "$(readlink -f /sys/class/infiniband/$DEV1/device)")
+	remove=/sys/bus/pci/devices/$pci/remove
+	value=1
+	[ -e "$remove" ] || fail "no PCI function under $DEV1"
+fi
+sh -c "echo $value >$remove" &
+rm_pid=$!
+wait_for -t 60 gone $rm_pid || { dump_blocked; fail "the removal did not end in 60 s"; }
+wait $rm_pid || fail "removing $DEV1"
+echo "$DEV1 removed with a live connection"
+wait_for -t 60 gone $srv $srv2 ||
+	{ dump_blocked; fail "rping servers still running 60 s after the removal"; }
+wait_for -t 90 gone $cli ||
+	{ tail -3 /tmp/cli.rp; dump_blocked; fail "the client still running 90 s after"; }
+wait $srv; echo "server exit status $?"; tail -n 3 /tmp/srv.rp
+wait $srv2; echo "persistent server exit status $?"; tail -n 3 /tmp/srv2.rp
+wait $cli; echo "client exit status $?"; tail -n 3 /tmp/cli.rp
+[ "$(grep -c '^ping data' /tmp/cli.rp)" -gt "$pings" ] || echo "no ping after the first check"
+[ ! -e "/sys/class/infiniband/$DEV1" ] || fail "$DEV1 still registered"
+expect_eq "QPs left on $DEV0" "$(qps "$DEV0")" 0
+expect_eq "cm_ids left" "$(cm_ids irdma)" 0
+
+# The remaining function still connects: rping to its own address.
+rping_run "rping on $DEV0 after $DEV1 went" $ADDR $ADDR
+expect_eq "QPs left on $DEV0 after" "$(qps "$DEV0")" 0
+
+if [ "$IRDMA_DRIVER" = ours ]; then
+	unload_irdma
+	echo $FN0 >$SIM_BUS/del_device
+else
+	unload_driver
+	rmmod irdma_sim_ice || fail "rmmod irdma_sim_ice"
+	echo 1 >/sys/bus/pci/rescan
+	# Both stand-in PCI functions back, for the tests after this one.
+	wait_for two_standins ||
+		fail "the stand-in PCI functions did not come back"
+fi
+unload_sim
+[ $CHECKS_FAILED -eq 0 ] || fail "$CHECKS_FAILED checks failed"
+echo "PASS: hot removal with live iWARP connections"
