@@ -13,25 +13,8 @@
 . "$IRDMA_REPO/tests/vm/lib.sh"
 require rping rdma ibv_devinfo
 
-modprobe -a ib_core ib_uverbs rdma_ucm iw_cm || fail "cannot load the RDMA stack"
-load_sim nr_devices=0
-if [ "$IRDMA_DRIVER" = ours ]; then
-	FN0=0 FN1=1
-	echo "0 iwarp" >$SIM_BUS/new_device || fail "function 0"
-	echo "1 iwarp" >$SIM_BUS/new_device || fail "function 1"
-	load_irdma_deps
-	load_irdma
-else
-	FN0=32 FN1=33
-	load_sim_ice iwarp=1
-	load_driver
-fi
-NET0=simeth$FN0
-NET1=simeth$FN1
-wait_for test -n "$(rdma_dev_of $NET1)" || fail "no RDMA device on $NET1"
-DEV0=$(rdma_dev_of $NET0)
-DEV1=$(rdma_dev_of $NET1)
 . "$IRDMA_REPO/tests/vm/iwarp-lib.sh"
+iwarp_functions_up
 iwarp_hosts_net
 qps() { rdma resource show qp 2>/dev/null | grep -c "$1"; }
 cm_ids() { rdma resource show cm_id 2>/dev/null | grep -c "$1"; }
@@ -85,17 +68,11 @@ expect_eq "cm_ids left" "$(cm_ids irdma)" 0
 rping_run "rping on $DEV0 after $DEV1 went" $ADDR $ADDR
 expect_eq "QPs left on $DEV0 after" "$(qps "$DEV0")" 0
 
-if [ "$IRDMA_DRIVER" = ours ]; then
-	unload_irdma
-	echo $FN0 >$SIM_BUS/del_device
-else
-	unload_driver
-	rmmod irdma_sim_ice || fail "rmmod irdma_sim_ice"
+iwarp_functions_down $FN0
+if [ "$IRDMA_DRIVER" != ours ]; then
 	echo 1 >/sys/bus/pci/rescan
 	# Both stand-in PCI functions back, for the tests after this one.
-	wait_for two_standins ||
-		fail "the stand-in PCI functions did not come back"
+	wait_for two_standins || fail "the stand-in PCI functions did not come back"
 fi
-unload_sim
 [ $CHECKS_FAILED -eq 0 ] || fail "$CHECKS_FAILED checks failed"
 echo "PASS: hot removal with live iWARP connections"

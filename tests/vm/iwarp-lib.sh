@@ -1,11 +1,51 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # iWARP between two simulated functions as two hosts, for the tests that
-# set the functions up (iwarp-two-hosts, iwarp-interop): FN0 and FN1 are
-# the functions, NET0 and NET1 their netdevs, DEV0 and DEV1 their RDMA
-# devices.
+# set the functions up (iwarp-two-hosts, iwarp-interop, iwarp-robust,
+# iwarp-hot-remove): FN0 and FN1 are the functions, NET0 and NET1 their
+# netdevs, DEV0 and DEV1 their RDMA devices.
 
 ADDR=192.168.80.1
 PEER=192.168.80.2
+
+# Two iWARP functions with the driver under test: ours on the simulator's
+# own functions 0 and 1, the stock one on the ice personality's 32 and 33.
+iwarp_functions_up() {
+	modprobe -a ib_core ib_uverbs rdma_ucm iw_cm || fail "cannot load the RDMA stack"
+	load_sim nr_devices=0
+	if [ "$IRDMA_DRIVER" = ours ]; then
+		FN0=0 FN1=1
+		echo "0 iwarp" >$SIM_BUS/new_device || fail "function 0"
+		echo "1 iwarp" >$SIM_BUS/new_device || fail "function 1"
+		load_irdma_deps
+		load_irdma
+	else
+		FN0=32 FN1=33
+		load_sim_ice iwarp=1
+		load_driver
+	fi
+	NET0=simeth$FN0
+	NET1=simeth$FN1
+	wait_for test -n "$(rdma_dev_of $NET1)" || fail "no RDMA device on $NET1"
+	DEV0=$(rdma_dev_of $NET0)
+	DEV1=$(rdma_dev_of $NET1)
+}
+
+# The driver and the simulator unloaded; FUNCTION... are the simulator's
+# own functions still there (ours).
+iwarp_functions_down() {	# FUNCTION...
+	local fn
+
+	if [ "$IRDMA_DRIVER" = ours ]; then
+		unload_irdma
+		for fn in "$@"; do
+			echo "$fn" >$SIM_BUS/del_device
+		done
+	else
+		unload_driver
+		rmmod irdma_sim_ice || fail "rmmod irdma_sim_ice"
+	fi
+	unload_sim
+}
 
 # Two hosts in one network namespace: each address is on its own
 # function's netdev, and what this host sends to the other address leaves

@@ -29,27 +29,12 @@
 . "$IRDMA_REPO/tests/vm/lib.sh"
 require rping rdma ibv_devinfo python3 gcc
 
+. "$IRDMA_REPO/tests/vm/iwarp-lib.sh"
+iwarp_functions_up
 ADDR=192.168.79.1
 PEER=192.168.79.2
 PORT=7175
-
-modprobe -a ib_core ib_uverbs rdma_ucm iw_cm || fail "cannot load the RDMA stack"
-load_sim nr_devices=0
-if [ "$IRDMA_DRIVER" = ours ]; then
-	FN0=0 FN1=1
-	echo "0 iwarp" >$SIM_BUS/new_device || fail "function 0"
-	echo "1 iwarp" >$SIM_BUS/new_device || fail "function 1"
-	load_irdma_deps
-	load_irdma
-else
-	FN0=32 FN1=33
-	load_sim_ice iwarp=1
-	load_driver
-fi
-NET0=simeth$FN0
-NET1=simeth$FN1
-wait_for test -n "$(rdma_dev_of $NET1)" || fail "no RDMA device on $NET1"
-DEV=$(rdma_dev_of $NET0)
+DEV=$DEV0
 expect_eq "transport" "$(devinfo_field "$DEV" transport)" iWARP
 
 gcc -O2 -Wall -o /tmp/cm-hold "$IRDMA_REPO/tests/vm/cm-hold.c" -lrdmacm ||
@@ -210,14 +195,6 @@ flood 8 120 50 9 no
 flood 0 180 20 0 no
 
 del_peer
-if [ "$IRDMA_DRIVER" = ours ]; then
-	unload_irdma
-	echo 1 >$SIM_BUS/del_device
-	echo 0 >$SIM_BUS/del_device
-else
-	unload_driver
-	rmmod irdma_sim_ice || fail "rmmod irdma_sim_ice"
-fi
-unload_sim
+iwarp_functions_down 1 0
 [ $CHECKS_FAILED -eq 0 ] || fail "$CHECKS_FAILED checks failed"
 echo "PASS: an iWARP listener against malformed MPA, silent peers and SYN floods"
