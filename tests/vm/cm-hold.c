@@ -7,11 +7,11 @@
  *
  * Listens on ADDR:PORT (BACKLOG as rdma_listen() takes it: 0 for the
  * largest), prints "listening", then prints "request N" for each
- * connection request, holding it (no accept, no reject) until COUNT came
- * or SECONDS passed, or SIGINT came. It then destroys the listener first ("listener
- * destroyed"), waits two seconds, and destroys the requests' ids, which
- * makes iw_cm reject each (iw_cm's rule for a request never answered).
- * Exit status: 0 once all that is done, 1 on a failure of librdmacm.
+ * connection request, holding it (no accept, no reject) until COUNT came,
+ * SECONDS passed or SIGINT came. It then destroys the listener first
+ * ("listener destroyed"), waits two seconds, and destroys the requests'
+ * ids, which makes iw_cm reject each (iw_cm's rule for a request never
+ * answered).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -42,6 +42,13 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/**
+ * main - listen, hold the requests, destroy the listener, then them
+ * @argc: argument count
+ * @argv: address, port, backlog, requests to hold, seconds at most
+ *
+ * Return: 0 once all is done, 1 on a usage error or a failure of librdmacm.
+ */
 int main(int argc, char **argv)
 {
 	static struct rdma_cm_id *held[MAX_HELD];
