@@ -146,7 +146,8 @@ enum irdma_cm_work_bit {
  * @pdata: the peer's private data
  * @pdata_len: its length
  * @lsmm: passive: the MPA reply the QP sends
- * @lsmm_mr: its region
+ * @lsmm_len: the reply's length
+ * @lsmm_mr: the region it lies in
  * @mutex: iw_cm's events of the connection, one at a time and in order
  *	(the work item and an accept, which reports from its caller)
  * @disc_pending: a DISCONNECT came before the connection was reported up
@@ -186,6 +187,7 @@ struct irdma_cm_conn {
 	u8 pdata[IRDMA_MPA_MAX_PDATA];
 	u16 pdata_len;
 	struct irdma_dma_mem lsmm;
+	u32 lsmm_len;
 	struct ib_mr *lsmm_mr;
 	struct mutex mutex; /* the connection's iw_cm events */
 	bool disc_pending;
@@ -509,8 +511,9 @@ static int irdma_cm_make_ah(struct irdma_cm_conn *c)
 	ah->arp_idx = idx;
 	ah->tc = c->tos;
 	ah->hop_limit = IRDMA_CM_TTL;
+	/* Without a VLAN the tag field holds 0xffff, as the stock driver's. */
 	ah->insert_vlan = c->vlan < VLAN_N_VID;
-	ah->vlan = ah->insert_vlan ? c->vlan : 0;
+	ah->vlan = c->vlan;
 	ah->loopback = !memcmp(c->loc_ip, c->rem_ip, sizeof(c->loc_ip));
 	err = irdma_create_hw_ah(fn, ah, RDMA_CREATE_AH_SLEEPABLE);
 	if (err)
@@ -670,7 +673,7 @@ static int irdma_cm_post_conn_wqes(struct irdma_cm_conn *c, struct irdma_qp *qp)
 		hdr = FIELD_PREP(IRDMA_WQE_OPCODE, IRDMA_WQEOP_SEND) |
 		      IRDMA_WQE_STREAMMODE | IRDMA_WQE_WAITFORRCVPDU;
 		irdma_cm_wqe(sq, c->lsmm.pa,
-			     FIELD_PREP(IRDMA_WQE_FRAG_LEN, c->lsmm_mr->length) |
+			     FIELD_PREP(IRDMA_WQE_FRAG_LEN, c->lsmm_len) |
 			     FIELD_PREP(IRDMA_WQE_FRAG_STAG, c->lsmm_mr->lkey) |
 			     IRDMA_WQE_FRAG_VALID, hdr);
 	} else if (c->node.rtr & IRDMA_RTR_READ || !c->node.rtr) {
@@ -716,6 +719,7 @@ static int irdma_cm_offload(struct irdma_cm_conn *c, struct irdma_qp *qp)
 		.rcv_wscale = n->rcv_wscale,
 	};
 	qp->hw.mss = n->mss;
+	qp->hw.pd = to_iwpd(qp->ibqp.pd)->id;
 	qp->hw.ord = n->ord;
 	qp->hw.ird = max_t(u16, n->ird, 1);
 	spin_unlock(&c->cm->lock);
@@ -860,7 +864,7 @@ static void irdma_cm_do_fin(struct irdma_cm_conn *c)
 		return;
 	mutex_lock(&qp->mutex);
 	if (qp->hw_state == IRDMA_QPS_RTS)
-		irdma_qp_iwarp_close(qp);
+		irdma_qp_iwarp_close(qp, true);
 	mutex_unlock(&qp->mutex);
 }
 
@@ -883,7 +887,7 @@ static void irdma_cm_do_close(struct irdma_cm_conn *c)
 		return;
 	}
 	c->closed = true;
-	irdma_qp_iwarp_fail(qp, false);
+	irdma_qp_iwarp_closed(qp);
 	irdma_cm_report(c, IW_CM_EVENT_CLOSE, 0, false);
 	irdma_cm_drop_upper(c);
 	irdma_cm_finish(c);
@@ -1168,7 +1172,6 @@ static int irdma_cm_make_lsmm(struct irdma_cm_conn *c, struct irdma_qp *qp,
 	struct irdma_cm_node *n = &c->node;
 	struct irdma_mpa_frame f = n->mpa;
 	struct ib_mr *mr;
-	u32 size;
 	int err;
 
 	f.request = false;
@@ -1182,8 +1185,9 @@ static int irdma_cm_make_lsmm(struct irdma_cm_conn *c, struct irdma_qp *qp,
 	err = irdma_dma_alloc(c->cm->fn, &c->lsmm, IRDMA_MPA_MAX_FRAME, GFP_KERNEL);
 	if (err)
 		return err;
-	size = irdma_mpa_build(c->lsmm.va, &f);
-	mr = irdma_reg_kernel_mr(qp->ibqp.pd, c->lsmm.pa, size);
+	c->lsmm_len = irdma_mpa_build(c->lsmm.va, &f);
+	/* The region: the private data and room for the headers, as stock's. */
+	mr = irdma_reg_kernel_mr(qp->ibqp.pd, c->lsmm.pa, len + IRDMA_MPA_REPLY_ROOM);
 	if (IS_ERR(mr)) {
 		irdma_dma_release(c->cm->fn, &c->lsmm, true);
 		return PTR_ERR(mr);

@@ -17,6 +17,8 @@
 #define IRDMA_MPA_MAX_PDATA		512
 /* The longest segment payload taken as one frame (upstream's too). */
 #define IRDMA_MPA_MAX_FRAME		544
+/* The MPA reply's region: its private data and this much more (stock's). */
+#define IRDMA_MPA_REPLY_ROOM		32
 
 #define IRDMA_MPA_FLAG_MARKERS		0x80
 #define IRDMA_MPA_FLAG_CRC		0x40

@@ -156,7 +156,8 @@ void irdma_build_create_cq(struct irdma_cqp_wqe *cmd,
 	cmd->q[1] = info->ctx;
 	cmd->q[2] = FIELD_PREP(IRDMA_CQCMD_SHADOW_READ_THRESHOLD,
 			       info->shadow_threshold);
-	cmd->q[3] |= irdma_cq_hdr_fields(info) | IRDMA_CQCMD_CHKOVERFLOW;
+	cmd->q[3] |= irdma_cq_hdr_fields(info) |
+		     FIELD_PREP(IRDMA_CQCMD_CHKOVERFLOW, info->check_overflow);
 	cmd->q[4] = info->virtual_map ? 0 : info->ring_pa;
 	cmd->q[5] = info->shadow_pa;
 	if (info->virtual_map)

@@ -13,6 +13,15 @@
 /* GLPE_CRITERR's one value that is only a warning: a Q1 resource check. */
 #define IRDMA_CRITERR_Q1_RESOURCE	0x0001024d
 
+/* From now on the CQP is asked nothing; the LAN driver resets the function. */
+static void irdma_fn_ask_reset(struct irdma_fn *fn)
+{
+	WRITE_ONCE(fn->reset, true);
+	dev_warn(fn->res.dev, "requesting a reset of the function\n");
+	if (fn->res.ops->request_reset)
+		fn->res.ops->request_reset(fn);
+}
+
 static void irdma_fn_mtu_changed(struct irdma_fn *fn)
 {
 	u32 mtu = READ_ONCE(fn->res.netdev->mtu);
@@ -27,6 +36,11 @@ static void irdma_fn_mtu_changed(struct irdma_fn *fn)
 			 mtu, IRDMA_MIN_MTU_IPV6);
 	/* QPs made from now on take it; existing ones keep their path MTU. */
 	WRITE_ONCE(fn->mtu, mtu);
+	/* The IEQ's buffers hold a frame of the MTU: a new IEQ, or a reset. */
+	if (irdma_puda_ieq_remake(fn)) {
+		dev_err(fn->res.dev, "no IEQ for MTU %u\n", mtu);
+		irdma_fn_ask_reset(fn);
+	}
 }
 
 /*
@@ -60,12 +74,8 @@ static void irdma_fn_crit_err(struct irdma_fn *fn, u32 oicr)
 		dev_err(fn->res.dev, "push error\n");
 		reset = true;
 	}
-	if (!reset)
-		return;
-	WRITE_ONCE(fn->reset, true);
-	dev_warn(fn->res.dev, "requesting a reset of the function\n");
-	if (fn->res.ops->request_reset)
-		fn->res.ops->request_reset(fn);
+	if (reset)
+		irdma_fn_ask_reset(fn);
 }
 
 /**

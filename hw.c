@@ -109,6 +109,7 @@ static int irdma_ccq_create(struct irdma_fn *fn)
 	ccq->polarity = true;
 	info.ring_pa = ccq->ring.pa;
 	info.shadow_pa = ccq->shadow_pa;
+	info.check_overflow = true;
 
 	irdma_build_create_cq(&cmd, &info);
 	err = irdma_cqp_exec_ccq_create(fn, &cmd);

@@ -697,6 +697,9 @@ void irdma_build_query_features(struct irdma_cqp_wqe *cmd, dma_addr_t buf,
  * @virtual_map: the ring is described by PBLEs, not @ring_pa
  * @first_pble: FPM index of the ring's first PBLE (with @virtual_map)
  * @pbl_levels: PBLE levels above the ring's pages (with @virtual_map)
+ * @check_overflow: the hardware refuses to write over CQEs not yet
+ *	taken (the verbs CQs and the CCQ; upstream leaves it off for the
+ *	PUDA queues' CQs)
  */
 struct irdma_cq_hw_info {
 	u32 id;
@@ -712,6 +715,7 @@ struct irdma_cq_hw_info {
 	bool virtual_map;
 	u32 first_pble;
 	u8 pbl_levels;
+	bool check_overflow;
 };
 
 void irdma_build_create_cq(struct irdma_cqp_wqe *cmd,
@@ -1179,6 +1183,8 @@ struct irdma_puda_rx {
  * struct irdma_puda_cfg - a PUDA queue to make
  * @id: its QP and CQ number (IRDMA_ILQ_ID or IRDMA_IEQ_QP_ID)
  * @size: WQEs in its SQ and in its RQ (a power of two)
+ * @rx_wide: a receive may take two CQEs (the ILQ on GEN_2): the CQ has
+ *	room for a second RQ's worth
  * @buf_size: bytes a buffer holds
  * @tx_bufs: transmit buffers
  * @receive: takes each segment received, in the CEQ's interrupt thread;
@@ -1189,6 +1195,7 @@ struct irdma_puda_rx {
 struct irdma_puda_cfg {
 	u32 id;
 	u32 size;
+	bool rx_wide;
 	u32 buf_size;
 	u32 tx_bufs;
 	void (*receive)(struct irdma_puda *q, const struct irdma_puda_rx *rx);
@@ -1212,6 +1219,19 @@ struct irdma_puda_stats {
 };
 
 /**
+ * struct irdma_puda_bufs - a PUDA queue's buffers of one kind, in DMA
+ *	chunks (thousands of buffers: no one contiguous block)
+ * @chunk: the chunks
+ * @chunks: how many
+ * @per_chunk: buffers a chunk holds
+ */
+struct irdma_puda_bufs {
+	struct irdma_dma_mem *chunk;
+	u32 chunks;
+	u32 per_chunk;
+};
+
+/**
  * struct irdma_puda - a privileged UDA queue: QP, CQ and buffers
  * @fn: its function
  * @id: QP and CQ number
@@ -1223,8 +1243,8 @@ struct irdma_puda_stats {
  * @priv: the owner's
  * @qp_mem: SQ, RQ, host context and shadow area, in that order
  * @cq_mem: the CQ's ring and shadow area
- * @rx_mem: a receive buffer per RQ slot
- * @tx_mem: the transmit buffers
+ * @rx: a receive buffer per RQ slot
+ * @tx: the transmit buffers
  * @cq: the CQ, as consumed
  * @hw: the QP as the hardware knows it
  * @cq_hw: the CQ as the hardware knows it
@@ -1252,8 +1272,8 @@ struct irdma_puda {
 	void *priv;
 	struct irdma_dma_mem qp_mem;
 	struct irdma_dma_mem cq_mem;
-	struct irdma_dma_mem rx_mem;
-	struct irdma_dma_mem tx_mem;
+	struct irdma_puda_bufs rx;
+	struct irdma_puda_bufs tx;
 	struct irdma_uk_cq cq;
 	struct irdma_qp_hw_info hw;
 	struct irdma_cq_hw_info cq_hw;
@@ -1278,6 +1298,7 @@ int irdma_puda_send(struct irdma_puda *q, u32 ah_id, const void *data, u32 len,
 		    u32 l4_len);
 void irdma_puda_ceq_event(struct irdma_fn *fn, u64 ctx);
 int irdma_puda_setup(struct irdma_fn *fn);
+int irdma_puda_ieq_remake(struct irdma_fn *fn);
 void irdma_puda_teardown(struct irdma_fn *fn);
 
 /* cm.c */

@@ -18,6 +18,16 @@
 
 /* What a receive buffer holds in front of the TCP header (GEN_2). */
 #define IRDMA_PUDA_TCP_OFFSET	40
+/* The ILQ's buffers: a connection manager's segment. */
+#define IRDMA_ILQ_BUF_SIZE	1024
+/* The most a buffer chunk holds (order 4): many buffers, small blocks. */
+#define IRDMA_PUDA_CHUNK_BYTES	SZ_64K
+/* The IEQ's buffers: a frame of the MTU and room for the IPv4 padding. */
+#define IRDMA_IEQ_BUF_PAD	20
+/* The IEQ's transmit buffers, whatever the queue's size. */
+#define IRDMA_IEQ_TX_BUFS	4096
+/* The largest SQ and RQ of a PUDA queue. */
+#define IRDMA_PUDA_MAX_SIZE	32768
 
 static struct irdma_puda *irdma_puda_of(struct irdma_fn *fn, u32 id)
 {
@@ -26,6 +36,50 @@ static struct irdma_puda *irdma_puda_of(struct irdma_fn *fn, u32 id)
 	if (fn->ieq && fn->ieq->id == id)
 		return fn->ieq;
 	return NULL;
+}
+
+static int irdma_puda_bufs_alloc(struct irdma_fn *fn, struct irdma_puda_bufs *b,
+				 u32 count, u32 buf_size)
+{
+	u32 i;
+	int err;
+
+	b->per_chunk = max_t(u32, 1, IRDMA_PUDA_CHUNK_BYTES / buf_size);
+	b->chunks = DIV_ROUND_UP(count, b->per_chunk);
+	b->chunk = kcalloc(b->chunks, sizeof(*b->chunk), GFP_KERNEL);
+	if (!b->chunk)
+		return -ENOMEM;
+	for (i = 0; i < b->chunks; i++) {
+		u32 n = min(b->per_chunk, count - i * b->per_chunk);
+
+		err = irdma_dma_alloc(fn, &b->chunk[i], (size_t)n * buf_size, GFP_KERNEL);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static void irdma_puda_bufs_release(struct irdma_fn *fn, struct irdma_puda_bufs *b,
+				    bool hw_done)
+{
+	u32 i;
+
+	for (i = 0; b->chunk && i < b->chunks; i++)
+		irdma_dma_release(fn, &b->chunk[i], hw_done);
+	kfree(b->chunk);
+	b->chunk = NULL;
+}
+
+static void *irdma_puda_buf_va(const struct irdma_puda *q,
+			       const struct irdma_puda_bufs *b, u32 i)
+{
+	return b->chunk[i / b->per_chunk].va + (size_t)(i % b->per_chunk) * q->buf_size;
+}
+
+static dma_addr_t irdma_puda_buf_pa(const struct irdma_puda *q,
+				    const struct irdma_puda_bufs *b, u32 i)
+{
+	return b->chunk[i / b->per_chunk].pa + (u64)(i % b->per_chunk) * q->buf_size;
 }
 
 static __le64 *irdma_puda_sq_wqe(struct irdma_puda *q, u32 idx)
@@ -45,7 +99,7 @@ static void irdma_puda_post_recv(struct irdma_puda *q, u32 idx)
 	bool valid = !test_bit(idx, q->rq_valid);
 	u64 valid_bit = FIELD_PREP(IRDMA_WQE_VALID, valid);
 
-	wqe[0] = cpu_to_le64(q->rx_mem.pa + (u64)idx * q->buf_size);
+	wqe[0] = cpu_to_le64(irdma_puda_buf_pa(q, &q->rx, idx));
 	wqe[1] = cpu_to_le64(FIELD_PREP(IRDMA_WQE_FRAG_LEN, q->buf_size) | valid_bit);
 	wqe[2] = 0;
 	dma_wmb();
@@ -67,7 +121,7 @@ static void irdma_puda_receive(struct irdma_puda *q,
 		return;
 	if (!info->error && info->bytes >= IRDMA_PUDA_TCP_OFFSET &&
 	    info->bytes <= q->buf_size && info->smac_valid) {
-		rx.data = q->rx_mem.va + (size_t)idx * q->buf_size;
+		rx.data = irdma_puda_buf_va(q, &q->rx, idx);
 		rx.len = info->bytes;
 		ether_addr_copy(rx.smac, info->smac);
 		q->stats.rx++;
@@ -161,10 +215,10 @@ int irdma_puda_send(struct irdma_puda *q, u32 ah_id, const void *data, u32 len,
 		q->sq_polarity = !q->sq_polarity;
 	buf = q->tx_free[--q->tx_free_count];
 	q->sq_buf[idx] = buf;
-	memcpy(q->tx_mem.va + (size_t)buf * q->buf_size, data, len);
+	memcpy(irdma_puda_buf_va(q, &q->tx, buf), data, len);
 
 	wqe = irdma_puda_sq_wqe(q, idx);
-	wqe[0] = cpu_to_le64(q->tx_mem.pa + (u64)buf * q->buf_size);
+	wqe[0] = cpu_to_le64(irdma_puda_buf_pa(q, &q->tx, buf));
 	wqe[1] = cpu_to_le64(FIELD_PREP(IRDMA_WQE_FRAG_LEN, len) |
 			     FIELD_PREP(IRDMA_WQE_VALID, q->sq_polarity));
 	wqe[2] = 0;
@@ -200,10 +254,8 @@ static int irdma_puda_alloc(struct irdma_fn *fn, struct irdma_puda *q)
 	q->tx_free_count = q->tx_bufs;
 	return irdma_dma_alloc(fn, &q->qp_mem, qp_bytes, GFP_KERNEL) ?:
 	       irdma_dma_alloc(fn, &q->cq_mem, cq_bytes, GFP_KERNEL) ?:
-	       irdma_dma_alloc(fn, &q->rx_mem, (size_t)q->size * q->buf_size,
-			       GFP_KERNEL) ?:
-	       irdma_dma_alloc(fn, &q->tx_mem, (size_t)q->tx_bufs * q->buf_size,
-			       GFP_KERNEL);
+	       irdma_puda_bufs_alloc(fn, &q->rx, q->size, q->buf_size) ?:
+	       irdma_puda_bufs_alloc(fn, &q->tx, q->tx_bufs, q->buf_size);
 }
 
 static int irdma_puda_create_cq(struct irdma_fn *fn, struct irdma_puda *q)
@@ -221,7 +273,8 @@ static int irdma_puda_create_cq(struct irdma_fn *fn, struct irdma_puda *q)
 		.ceq_id = 0,
 		.ceq_valid = true,
 		.ceqe_mask = true,
-		.shadow_threshold = min_t(u32, q->cq_size / 2, IRDMA_MAX_CQ_READ_THRESH),
+		/* A quarter of the ring, not the verbs CQs' half. */
+		.shadow_threshold = min_t(u32, q->cq_size / 4, IRDMA_MAX_CQ_READ_THRESH),
 		.vsi = fn->res.vsi_num,
 	};
 	irdma_build_create_cq(&cmd, hw);
@@ -286,7 +339,8 @@ int irdma_puda_create(struct irdma_fn *fn, const struct irdma_puda_cfg *cfg,
 	int err;
 	u32 i;
 
-	if (!is_power_of_2(cfg->size) || cfg->size < 8 || !cfg->receive ||
+	if (!is_power_of_2(cfg->size) || cfg->size < 8 ||
+	    cfg->size > IRDMA_PUDA_MAX_SIZE || !cfg->receive ||
 	    cfg->buf_size < IRDMA_PUDA_TCP_OFFSET + 20 || !cfg->tx_bufs ||
 	    cfg->tx_bufs > U16_MAX + 1)
 		return -EINVAL;
@@ -296,8 +350,8 @@ int irdma_puda_create(struct irdma_fn *fn, const struct irdma_puda_cfg *cfg,
 	q->fn = fn;
 	q->id = cfg->id;
 	q->size = cfg->size;
-	/* Every receive may take two slots (extended CQEs), every send one. */
-	q->cq_size = 4 * cfg->size;
+	/* A CQE a send and a receive, a second one for a wide receive. */
+	q->cq_size = (cfg->rx_wide ? 3 : 2) * cfg->size;
 	q->buf_size = cfg->buf_size;
 	q->tx_bufs = cfg->tx_bufs;
 	q->receive = cfg->receive;
@@ -339,14 +393,15 @@ void irdma_puda_destroy(struct irdma_fn *fn, struct irdma_puda *q)
 		qp_done = !irdma_cqp_exec(fn, &cmd, NULL);
 		q->hw_qp = false;
 	}
+	/* Its place on the scheduler tree goes with the QP, before the CQ. */
+	irdma_ws_puda_leave(fn, q);
 	if (q->hw_cq) {
 		irdma_build_destroy_cq(&cmd, &q->cq_hw);
 		cq_done = !irdma_cqp_exec(fn, &cmd, NULL);
 		q->hw_cq = false;
 	}
-	irdma_ws_puda_leave(fn, q);
-	irdma_dma_release(fn, &q->tx_mem, qp_done);
-	irdma_dma_release(fn, &q->rx_mem, qp_done);
+	irdma_puda_bufs_release(fn, &q->tx, qp_done);
+	irdma_puda_bufs_release(fn, &q->rx, qp_done);
 	irdma_dma_release(fn, &q->qp_mem, qp_done);
 	irdma_dma_release(fn, &q->cq_mem, cq_done);
 	bitmap_free(q->rq_valid);
@@ -361,24 +416,60 @@ static void irdma_puda_drop(struct irdma_puda *q, const struct irdma_puda_rx *rx
 {
 }
 
-/* The IEQ's buffers hold a frame of the largest MTU, with its padding. */
-#define IRDMA_IEQ_BUF_SIZE	(IRDMA_PUDA_TCP_OFFSET + 9702)
+/*
+ * The SQ and the RQ of either queue: half the function's QPs (as its HMC
+ * holds them), at most IRDMA_PUDA_MAX_SIZE, a power of two.
+ */
+static u32 irdma_puda_size(struct irdma_fn *fn)
+{
+	u32 half = fn->hmc.obj[IRDMA_HMC_QP].cnt / 2;
 
-static const struct irdma_puda_cfg irdma_puda_cfgs[IRDMA_PUDA_QUEUES] = {
-	{
-		.id = IRDMA_ILQ_ID,
-		.size = 512,
-		.buf_size = 1024,
-		.tx_bufs = 1024,
-		.receive = irdma_cm_ilq_receive,
-	}, {
+	return rounddown_pow_of_two(clamp_t(u32, half, 8, IRDMA_PUDA_MAX_SIZE));
+}
+
+/* The IEQ holds frames of the netdev's MTU. */
+static struct irdma_puda_cfg irdma_ieq_cfg(struct irdma_fn *fn, u32 size)
+{
+	return (struct irdma_puda_cfg) {
 		.id = IRDMA_IEQ_QP_ID,
-		.size = 64,
-		.buf_size = IRDMA_IEQ_BUF_SIZE,
-		.tx_bufs = 16,
+		.size = size,
+		.buf_size = READ_ONCE(fn->mtu) + IRDMA_IEQ_BUF_PAD,
+		.tx_bufs = IRDMA_IEQ_TX_BUFS,
 		.receive = irdma_puda_drop,
-	},
-};
+	};
+}
+
+/**
+ * irdma_puda_ieq_remake - the MTU changed: a new IEQ for frames of it
+ * @fn: the function; an iWARP function with its IEQ, or nothing is done
+ *
+ * The old IEQ goes first (the new one takes its number).
+ *
+ * Return: 0 or a negative errno; the function then has no IEQ.
+ */
+int irdma_puda_ieq_remake(struct irdma_fn *fn)
+{
+	struct irdma_puda_cfg cfg;
+	struct irdma_puda *q;
+	int err;
+
+	mutex_lock(&fn->puda_lock);
+	q = fn->ieq;
+	fn->ieq = NULL;
+	mutex_unlock(&fn->puda_lock);
+	if (!q)
+		return 0;
+	cfg = irdma_ieq_cfg(fn, q->size);
+	irdma_puda_destroy(fn, q);
+	err = irdma_puda_create(fn, &cfg, &q);
+	if (err)
+		return err;
+	mutex_lock(&fn->puda_lock);
+	fn->ieq = q;
+	mutex_unlock(&fn->puda_lock);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(irdma_puda_ieq_remake);
 
 /**
  * irdma_puda_setup - make an iWARP function's ILQ and IEQ
@@ -391,12 +482,24 @@ static const struct irdma_puda_cfg irdma_puda_cfgs[IRDMA_PUDA_QUEUES] = {
 int irdma_puda_setup(struct irdma_fn *fn)
 {
 	struct irdma_puda *q[IRDMA_PUDA_QUEUES] = {};
+	struct irdma_puda_cfg cfg[IRDMA_PUDA_QUEUES];
 	int err = 0, i;
+	u32 size;
 
 	if (fn->res.protocol != IRDMA_PROTOCOL_IWARP)
 		return 0;
+	size = irdma_puda_size(fn);
+	cfg[0] = (struct irdma_puda_cfg) {
+		.id = IRDMA_ILQ_ID,
+		.size = size,
+		.rx_wide = fn->res.gen >= IRDMA_GEN_2,
+		.buf_size = IRDMA_ILQ_BUF_SIZE,
+		.tx_bufs = 2 * size,
+		.receive = irdma_cm_ilq_receive,
+	};
+	cfg[1] = irdma_ieq_cfg(fn, size);
 	for (i = 0; i < IRDMA_PUDA_QUEUES && !err; i++)
-		err = irdma_puda_create(fn, &irdma_puda_cfgs[i], &q[i]);
+		err = irdma_puda_create(fn, &cfg[i], &q[i]);
 	if (err) {
 		while (i--)
 			irdma_puda_destroy(fn, q[i]);

@@ -119,6 +119,9 @@ struct irdma_cq {
  * @mutex: state changes
  * @ib_state: the QP's state as ib_core knows it
  * @hw_state: the state the hardware was last moved to
+ * @iw_idle_owed: iWARP: the next INIT or RTR moves the QP to IDLE (the
+ *	stock driver's rule: one that finds it done owes it again, so INIT
+ *	and RTR alternate between sending IDLE and not)
  * @attr: attributes set through modify_qp, for query_qp
  * @sig_all: every send WQE is signaled
  * @flush_issued: the hardware was told to flush; later work completes in
@@ -169,6 +172,7 @@ struct irdma_qp {
 	struct mutex mutex; /* state changes */
 	enum ib_qp_state ib_state;
 	u8 hw_state;
+	bool iw_idle_owed;
 	struct ib_qp_attr attr;
 	bool sig_all;
 	bool flush_issued;
@@ -567,8 +571,9 @@ int irdma_cm_unlisten(struct iw_cm_id *cm_id);
 void irdma_cm_qp_closing(struct irdma_qp *qp, bool now);
 void irdma_cm_qp_ae(struct irdma_qp *qp, u16 code, u8 tcp_state, bool error);
 int irdma_qp_iwarp_rts(struct irdma_qp *qp);
-void irdma_qp_iwarp_close(struct irdma_qp *qp);
+void irdma_qp_iwarp_close(struct irdma_qp *qp, bool peer);
 void irdma_qp_iwarp_fail(struct irdma_qp *qp, bool reset);
+void irdma_qp_iwarp_closed(struct irdma_qp *qp);
 
 /* ae.c: what an asynchronous event does to a QP */
 void irdma_ae_qp_error(u16 code, u16 *flush, enum ib_event_type *event);

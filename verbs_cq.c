@@ -214,6 +214,7 @@ static int irdma_create_user_cq(struct ib_cq *ibcq,
 	cq->hw.ceq_id = attr->comp_vector < fn->ceq_count ? attr->comp_vector : 0;
 	cq->hw.ceq_valid = true;
 	cq->hw.ceqe_mask = true;
+	cq->hw.check_overflow = true;
 	cq->hw.shadow_threshold = min_t(u32, cq->hw.size / 2, IRDMA_MAX_CQ_READ_THRESH);
 	cq->hw.vsi = fn->res.vsi_num;
 	ibcq->cqe = cq->hw.size;
@@ -289,6 +290,7 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	cq->hw.ceq_id = attr->comp_vector < fn->ceq_count ? attr->comp_vector : 0;
 	cq->hw.ceq_valid = true;
 	cq->hw.ceqe_mask = true;
+	cq->hw.check_overflow = true;
 	cq->hw.shadow_threshold = min_t(u32, slots / 2, IRDMA_MAX_CQ_READ_THRESH);
 	cq->hw.vsi = fn->res.vsi_num;
 	irdma_uk_cq_init(&cq->uk, cq->ring.va, slots, cq->shadow.va, cq->hw.id,

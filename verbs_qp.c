@@ -317,11 +317,6 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	qp->hw.type = qp->uk.ud ? IRDMA_QP_TYPE_ROCE_UD : IRDMA_QP_TYPE_ROCE_RC;
 	if (!rdma_protocol_roce(ibqp->device, 1)) {
 		qp->hw.type = IRDMA_QP_TYPE_IWARP;
-		/*
-		 * Its context names its PD from the start (a RoCE QP's, as the
-		 * stock driver's, from its first modify).
-		 */
-		qp->hw.pd = to_iwpd(ibqp->pd)->id;
 		/* The Q2 buffer (terminate messages) is the block's first half. */
 		qp->hw.q2_pa = qp->ctx.pa;
 		init_waitqueue_head(&qp->cm_wait);
@@ -337,8 +332,15 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	qp->hw.src_port = IRDMA_DEFAULT_SRC_PORT;
 	qp->hw.retry_cnt = IRDMA_DEFAULT_RETRY;
 	qp->hw.rnr_retry = IRDMA_DEFAULT_RETRY;
-	qp->hw.ord = IRDMA_GEN2_MAX_ORD;
-	qp->hw.ird = IRDMA_GEN2_MAX_IRD;
+	/*
+	 * An iWARP QP's context names its PD, ORD and IRD once it takes a
+	 * connection (irdma_cm_offload()), as the stock driver's; a RoCE
+	 * QP's PD comes with its first modify.
+	 */
+	if (qp->hw.type != IRDMA_QP_TYPE_IWARP) {
+		qp->hw.ord = IRDMA_GEN2_MAX_ORD;
+		qp->hw.ird = IRDMA_GEN2_MAX_IRD;
+	}
 	qp->hw.qs_handle = irdma_ws_qs_handle(fn, 0);
 	irdma_qp_ctx_sync(qp);
 
@@ -518,6 +520,19 @@ static void irdma_qp_flush(struct irdma_qp *qp)
 	if (!qp->user)
 		mod_delayed_work(system_wq, &qp->flush_work,
 				 msecs_to_jiffies(IRDMA_FLUSH_DELAY_MS));
+	/*
+	 * A QP in error takes nothing more from its SRQ: the consumer's
+	 * drain (ib_drain_qp()) waits for that word, up to a minute.
+	 */
+	if (qp->srq && qp->ibqp.event_handler) {
+		struct ib_event ev = {
+			.device = qp->ibqp.device,
+			.element.qp = &qp->ibqp,
+			.event = IB_EVENT_QP_LAST_WQE_REACHED,
+		};
+
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+	}
 }
 
 static void irdma_qp_reflush(struct irdma_qp *qp, bool sq, bool rq)
@@ -697,24 +712,35 @@ int irdma_qp_iwarp_rts(struct irdma_qp *qp)
 	return 0;
 }
 
+/*
+ * A move the engine's events call for (the peer's FIN, an error) names the
+ * QP's CQs and ARP entry again, as the stock driver's does; the
+ * consumer's own moves name nothing.
+ */
+#define IRDMA_QPMOD_IW_EVENT	(IRDMA_QPMOD_CQ_VALID | IRDMA_QPMOD_ARP_VALID)
+
 /**
  * irdma_qp_iwarp_close - an iWARP QP closes its connection gracefully:
  *	CLOSING, the engine sends its FIN
  * @qp: the QP, at RTS
+ * @peer: the peer closed first (its FIN came): an engine's event
  *
  * Context: @qp->mutex held.
  */
-void irdma_qp_iwarp_close(struct irdma_qp *qp)
+void irdma_qp_iwarp_close(struct irdma_qp *qp, bool peer)
 {
 	lockdep_assert_held(&qp->mutex);
-	if (!irdma_qp_hw_modify(qp, IRDMA_QPS_SQD, 0))
+	if (!irdma_qp_hw_modify(qp, IRDMA_QPS_SQD, peer ? IRDMA_QPMOD_IW_EVENT : 0))
 		qp->ib_state = IB_QPS_SQD;
 }
 
-/* ERROR, the connection reset if asked and live, and the queues flushed. */
-static void irdma_qp_iwarp_error(struct irdma_qp *qp, bool reset)
+/*
+ * ERROR, the connection reset if asked and live, and the queues flushed.
+ * An engine's error also takes the connection's quad hash entry out.
+ */
+static void irdma_qp_iwarp_error(struct irdma_qp *qp, bool reset, bool event)
 {
-	u32 flags = IRDMA_QPMOD_DEL_HASH;
+	u32 flags = event ? IRDMA_QPMOD_IW_EVENT | IRDMA_QPMOD_DEL_HASH : 0;
 
 	lockdep_assert_held(&qp->mutex);
 	if (reset && irdma_qp_tcp_live(qp))
@@ -736,7 +762,31 @@ static void irdma_qp_iwarp_error(struct irdma_qp *qp, bool reset)
 void irdma_qp_iwarp_fail(struct irdma_qp *qp, bool reset)
 {
 	mutex_lock(&qp->mutex);
-	irdma_qp_iwarp_error(qp, reset);
+	irdma_qp_iwarp_error(qp, reset, false);
+	mutex_unlock(&qp->mutex);
+}
+
+/**
+ * irdma_qp_iwarp_closed - an iWARP QP's connection is over: the queues
+ *	flushed
+ * @qp: the QP
+ *
+ * A connection the engine ended (closed by both FINs, or reset: its TCP
+ * state says so) owes no MODIFY_QP, as with the stock driver; one still
+ * live goes to ERROR.
+ *
+ * Context: process context; takes @qp->mutex.
+ */
+void irdma_qp_iwarp_closed(struct irdma_qp *qp)
+{
+	mutex_lock(&qp->mutex);
+	if (irdma_qp_tcp_live(qp)) {
+		irdma_qp_iwarp_error(qp, false, false);
+	} else {
+		qp->ib_state = IB_QPS_ERR;
+		if (!qp->flush_issued)
+			irdma_qp_flush(qp);
+	}
 	mutex_unlock(&qp->mutex);
 }
 
@@ -760,15 +810,19 @@ static int irdma_modify_qp_iwarp(struct irdma_qp *qp, struct ib_qp_attr *attr,
 	switch (next) {
 	case IB_QPS_RESET:
 		if (cur != IB_QPS_RESET && cur != IB_QPS_ERR)
-			irdma_qp_iwarp_error(qp, true);
+			irdma_qp_iwarp_error(qp, true, false);
 		break;
 	case IB_QPS_INIT:
 	case IB_QPS_RTR:
 		if (cur > IB_QPS_RTR)
 			return -EINVAL;
-		if (qp->hw_state == IRDMA_QPS_INVALID) {
+		if (qp->hw_state == IRDMA_QPS_INVALID || qp->iw_idle_owed) {
 			irdma_qp_ctx_sync(qp);
 			err = irdma_qp_hw_modify(qp, IRDMA_QPS_IDLE, 0);
+			if (!err)
+				qp->iw_idle_owed = false;
+		} else {
+			qp->iw_idle_owed = true;
 		}
 		break;
 	case IB_QPS_RTS:
@@ -788,11 +842,11 @@ static int irdma_modify_qp_iwarp(struct irdma_qp *qp, struct ib_qp_attr *attr,
 		if (cur >= IB_QPS_SQE)
 			return -EINVAL;
 		if (qp->hw_state == IRDMA_QPS_RTS)
-			irdma_qp_iwarp_close(qp);
+			irdma_qp_iwarp_close(qp, false);
 		return 0;
 	case IB_QPS_SQE:
 	case IB_QPS_ERR:
-		irdma_qp_iwarp_error(qp, true);
+		irdma_qp_iwarp_error(qp, true, false);
 		irdma_cm_qp_closing(qp, true);
 		return 0;
 	default:
@@ -953,9 +1007,13 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 	mutex_lock(&qp->mutex);
 	if (qp->hw.type == IRDMA_QP_TYPE_IWARP) {
-		/* A connection still carried is reset, and its close reported. */
-		if (qp->hw_state == IRDMA_QPS_RTS || qp->hw_state == IRDMA_QPS_SQD)
-			irdma_qp_iwarp_error(qp, true);
+		/*
+		 * A connection still carried is reset, and its close reported;
+		 * one closing or closed is left to the engine (DESTROY_QP takes
+		 * its hash entry out).
+		 */
+		if (qp->hw_state == IRDMA_QPS_RTS)
+			irdma_qp_iwarp_error(qp, true, false);
 		irdma_cm_qp_closing(qp, true);
 	} else if (qp->hw_state == IRDMA_QPS_RTS &&
 		   !irdma_qp_hw_modify(qp, IRDMA_QPS_ERROR, 0)) {
@@ -1094,7 +1152,7 @@ static void irdma_qp_ae_work(struct work_struct *work)
 		qp->hw.err_rq_idx = qp->ae_wqe_idx;
 	spin_unlock_irqrestore(&qp->lock, flags);
 	if (qp->hw.type == IRDMA_QP_TYPE_IWARP)
-		irdma_qp_iwarp_error(qp, true);
+		irdma_qp_iwarp_error(qp, true, true);
 	else
 		irdma_modify_qp_roce(qp, &attr, IB_QP_STATE);
 	mutex_unlock(&qp->mutex);

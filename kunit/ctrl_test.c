@@ -119,8 +119,15 @@ static void irdma_build_cq_test(struct kunit *test)
 		.id = 5, .size = 256, .ctx = 0x1234, .ring_pa = 0x10000,
 		.shadow_pa = 0x20000, .ceq_id = 3, .ceq_valid = true,
 		.ceqe_mask = true, .shadow_threshold = 16, .vsi = 7,
+		.check_overflow = true,
 	};
+	struct irdma_cq_hw_info puda = info;
 	struct irdma_cqp_wqe cmd;
+
+	/* A PUDA queue's CQ: no overflow check (bit 46). */
+	puda.check_overflow = false;
+	irdma_build_create_cq(&cmd, &puda);
+	KUNIT_EXPECT_EQ(test, cmd.q[3], 0x0003000300c00005ULL);
 
 	/* CEQIDVALID 49, ENCEQEMASK 48, CHKOVERFLOW 46, CEQ 3 at 22, CQ 5. */
 	irdma_build_create_cq(&cmd, &info);

@@ -254,8 +254,10 @@ static void irdma_iwcm_puda_made_test(struct kunit *test)
 {
 	struct iwcm_env *e = iwcm_env_setup(test);
 	u32 ids[] = { IRDMA_ILQ_ID, IRDMA_IEQ_QP_ID };
+	struct net_device *ndev = e->fn->res.netdev;
+	int i, tries, old = ndev->mtu;
 	struct isim_qp *sqp;
-	int i;
+	u32 size;
 
 	KUNIT_ASSERT_NOT_NULL(test, e->fn->ilq);
 	KUNIT_ASSERT_NOT_NULL(test, e->fn->ieq);
@@ -273,6 +275,38 @@ static void irdma_iwcm_puda_made_test(struct kunit *test)
 		/* Its SQ may send: the queue set is attached. */
 		KUNIT_EXPECT_TRUE(test, isim_qset_live(e->sdev, sqp->qs_handle));
 	}
+
+	/*
+	 * Upstream's sizes: SQ and RQ of half the HMC's QPs; a CQE a send and
+	 * a receive, twice for the ILQ's receives (GEN_2); the IEQ's buffers
+	 * a frame of the MTU and 20 bytes, the ILQ's 1 KiB.
+	 */
+	size = min(e->fn->hmc.obj[IRDMA_HMC_QP].cnt / 2, 32768U);
+	KUNIT_EXPECT_EQ(test, e->fn->ilq->size, size);
+	KUNIT_EXPECT_EQ(test, e->fn->ieq->size, size);
+	KUNIT_EXPECT_EQ(test, isim_cq_find(e->sdev, IRDMA_ILQ_ID)->size, 3 * size);
+	KUNIT_EXPECT_EQ(test, isim_cq_find(e->sdev, IRDMA_IEQ_QP_ID)->size, 2 * size);
+	KUNIT_EXPECT_EQ(test, e->fn->ilq->buf_size, 1024);
+	KUNIT_EXPECT_EQ(test, e->fn->ieq->buf_size, e->fn->mtu + 20);
+	KUNIT_EXPECT_EQ(test, e->fn->ieq->tx_bufs, 4096);
+
+	/* A new MTU: a new IEQ, its buffers sized for it. */
+	rtnl_lock();
+	KUNIT_EXPECT_EQ(test, dev_set_mtu(ndev, 1000), 0);
+	rtnl_unlock();
+	for (tries = 0; tries < 200 && READ_ONCE(e->fn->mtu) != 1000; tries++)
+		usleep_range(5000, 10000);
+	KUNIT_EXPECT_EQ(test, e->fn->mtu, 1000);
+	mutex_lock(&e->fn->puda_lock);
+	KUNIT_EXPECT_TRUE(test, e->fn->ieq && e->fn->ieq->buf_size == 1020);
+	mutex_unlock(&e->fn->puda_lock);
+	KUNIT_EXPECT_NOT_NULL(test, xa_load(&e->sdev->qps, IRDMA_IEQ_QP_ID));
+	rtnl_lock();
+	dev_set_mtu(ndev, old);
+	rtnl_unlock();
+	for (tries = 0; tries < 200 && READ_ONCE(e->fn->mtu) != old; tries++)
+		usleep_range(5000, 10000);
+	KUNIT_EXPECT_EQ(test, e->fn->mtu, old);
 }
 
 struct iwcm_ilq_rx {

@@ -2402,6 +2402,7 @@ static void irdma_qp_srq_test(struct kunit *test)
 		.srq_type = IB_SRQT_BASIC,
 		.attr = { .max_wr = 16, .max_sge = 2 },
 	};
+	struct ib_qp_attr err_attr = { .qp_state = IB_QPS_ERR };
 	struct ib_recv_wr rwr = {}, *bad_rwr;
 	struct ib_srq_attr attr;
 	struct qp_env *e;
@@ -2464,6 +2465,11 @@ static void irdma_qp_srq_test(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, bad_rwr, &rwr);
 	for (i = 0; i < 2; i++)
 		qp_env_srq_send(test, e, e->a, 80 + i, 16, 7 + i);
+
+	/* In error, a QP says it takes no more from the SRQ (ib_drain_qp()). */
+	KUNIT_EXPECT_FALSE(test, completion_done(&e->b->srq_completion));
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(e->b, &err_attr, IB_QP_STATE), 0);
+	KUNIT_EXPECT_TRUE(test, completion_done(&e->b->srq_completion));
 	qp_env_teardown(test, e);
 }
 

@@ -39,11 +39,11 @@
 #define BIT(n)		(1ULL << (n))
 
 enum cls { C_ADDR, C_STAG, C_PBLE, C_RING, C_PSN, C_CQCTX, C_VMAP, C_DATA,
-	   C_FLOW, C_ARP, C_QP, C_CQ, C_PD, C_AH, C_MCG, C_NCLS };
+	   C_FLOW, C_ARP, C_PORT, C_SEQ, C_QP, C_CQ, C_PD, C_AH, C_MCG, C_NCLS };
 
 static const char *const cls_name[C_NCLS] = {
 	"ADDR", "STAG", "PBLE", "RING", "PSN", "CQCTX", "VMAP", "DATA",
-	"FLOW", "ARP", "QP", "CQ", "PD", "AH", "MCG",
+	"FLOW", "ARP", "PORT", "SEQ", "QP", "CQ", "PD", "AH", "MCG",
 };
 
 /* Classes whose numbers are compared as sets. */
@@ -177,6 +177,8 @@ struct cqp_op {
 };
 
 #define END { -1, 0, 0 }
+/* A CQ command's virtual map and PBL size (bit 46, the overflow check, is compared). */
+#define CQ_VMAP (BIT(47) | GENMASK(45, 44))
 
 static const struct cqp_op cqp_ops[] = {
 	{ 0x00, "CREATE_QP", { { 3, GENMASK(23, 0), C_QP }, { 3, BIT(45), C_VMAP },
@@ -191,13 +193,13 @@ static const struct cqp_op cqp_ops[] = {
 			END } },
 	{ 0x2a, "RESUME_QP", { { 3, GENMASK(23, 0), C_QP }, { 3, BIT(45), C_VMAP },
 			END } },
-	{ 0x03, "CREATE_CQ", { { 3, GENMASK(18, 0), C_CQ }, { 3, GENMASK(47, 44), C_VMAP },
+	{ 0x03, "CREATE_CQ", { { 3, GENMASK(18, 0), C_CQ }, { 3, CQ_VMAP, C_VMAP },
 			       { 1, ~0ULL, C_CQCTX }, { 4, ~0ULL, C_RING },
 			       { 5, ~0ULL, C_ADDR }, { 6, ~0ULL, C_PBLE }, END } },
-	{ 0x04, "MODIFY_CQ", { { 3, GENMASK(18, 0), C_CQ }, { 3, GENMASK(47, 44), C_VMAP },
+	{ 0x04, "MODIFY_CQ", { { 3, GENMASK(18, 0), C_CQ }, { 3, CQ_VMAP, C_VMAP },
 			       { 1, ~0ULL, C_CQCTX }, { 4, ~0ULL, C_RING },
 			       { 5, ~0ULL, C_ADDR }, { 6, ~0ULL, C_PBLE }, END } },
-	{ 0x05, "DESTROY_CQ", { { 3, GENMASK(18, 0), C_CQ }, { 3, GENMASK(47, 44), C_VMAP },
+	{ 0x05, "DESTROY_CQ", { { 3, GENMASK(18, 0), C_CQ }, { 3, CQ_VMAP, C_VMAP },
 				{ 1, ~0ULL, C_CQCTX }, { 4, ~0ULL, C_RING },
 				{ 5, ~0ULL, C_ADDR }, { 6, ~0ULL, C_PBLE }, END } },
 	{ 0x09, "ALLOC_STAG", { { 1, GENMASK(63, 46), C_PD }, { 2, GENMASK(31, 0), C_STAG },
@@ -233,6 +235,9 @@ static const struct cqp_op cqp_ops[] = {
 				   { 5, ~0ULL, C_ADDR }, { 6, ~0ULL, C_ADDR },
 				   { 7, ~0ULL, C_ADDR }, END } },
 	{ 0x2c, "WORK_SCHED_NODE", { END } },
+	/* iWARP: a connection's local port is the stack's choice. */
+	{ 0x23, "MANAGE_APBVT", { { 2, GENMASK(15, 0), C_PORT }, END } },
+	{ 0x25, "MANAGE_QHASH", { { 1, GENMASK(31, 0), C_PORT }, END } },
 	{ 0x12, "QUERY_RDMA_FEATURES", { { 4, ~0ULL, C_ADDR }, END } },
 	{ 0x16, "CREATE_CEQ", { { 4, ~0ULL, C_ADDR }, { 6, ~0ULL, C_PBLE }, END } },
 	{ 0x18, "DESTROY_CEQ", { { 4, ~0ULL, C_ADDR }, { 6, ~0ULL, C_PBLE }, END } },
@@ -387,6 +392,26 @@ static const struct mask ctx_masks[] = {
 	END,
 };
 
+/*
+ * An iWARP QP's context (IWARPMODE, q20 bit 28): its ports, and the
+ * sequence numbers that follow from random initial ones (the marker
+ * offsets in q20 are their low bits), are masked.
+ */
+static const struct mask iwarp_ctx_masks[] = {
+	{ 0, GENMASK(21, 20), C_PD },
+	{ 1, ~0ULL, C_RING }, { 2, ~0ULL, C_RING },
+	{ 3, GENMASK(63, 32), C_PORT },
+	{ 6, GENMASK(63, 48), C_ARP },
+	{ 7, GENMASK(63, 48), C_PD },
+	{ 10, GENMASK(31, 0), C_SEQ }, { 11, GENMASK(31, 0), C_SEQ },
+	{ 12, ~0ULL, C_SEQ }, { 15, ~0ULL, C_SEQ },
+	{ 17, GENMASK(18, 0), C_CQ }, { 17, GENMASK(50, 32), C_CQ },
+	{ 18, ~0ULL, C_ADDR },
+	{ 20, GENMASK(56, 32), C_SEQ },
+	{ 21, ~0ULL, C_ADDR },
+	END,
+};
+
 static void do_ctx(struct phase *ph, const char *s)
 {
 	char rec[REC_LEN] = "";
@@ -405,7 +430,8 @@ static void do_ctx(struct phase *ph, const char *s)
 	ph->ctxs++;
 	add_id(ph, C_QP, qpn);
 	cat(rec, "qpctx");
-	put_qwords(rec, ph, q, n, ctx_masks, NULL);
+	put_qwords(rec, ph, q, n,
+		   n > 20 && (q[20] & BIT(28)) ? iwarp_ctx_masks : ctx_masks, NULL);
 	add_rec(ph, rec);
 }
 

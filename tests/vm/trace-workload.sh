@@ -12,12 +12,9 @@
 . "$IRDMA_REPO/tests/vm/lib.sh"
 require ib_send_bw ib_send_lat ib_write_bw ib_read_bw mckey rping nvme rdma ss ibv_devinfo
 
-T=/sys/kernel/tracing
-OUT=${TEST_ARTIFACTS:-/tmp/trace}
+. "$IRDMA_REPO/tests/vm/trace-lib.sh"
 ADDR=192.168.77.1
 NQN=irdma-trace-nvme
-mkdir -p "$OUT"
-mountpoint -q $T || mount -t tracefs tracefs $T || fail "no tracefs"
 modprobe configfs 2>/dev/null
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config ||
 	fail "no configfs"
@@ -28,8 +25,6 @@ done
 thp=/sys/kernel/mm/transparent_hugepage/enabled
 grep -q '\[never\]' $thp && echo madvise >$thp
 echo 8 >/proc/sys/vm/nr_hugepages
-
-phase() { echo "phase $1" >$T/trace_marker; echo "== $1"; }
 
 nvme_io() {
 	local d dev
@@ -107,31 +102,14 @@ record() {
 	modprobe -a ib_core ib_uverbs || fail "ib_core"
 	load_sim nr_devices=0
 	load_sim_ice
-	echo >$T/trace
-	echo 1 >$T/events/irdma_sim/enable
-	echo 1 >$T/tracing_on
+	trace_start
 	IRDMA_DRIVER=$1 SIM_FN=irdma_sim32 SIM_NETDEV=simeth32
 	workload
-	echo 0 >$T/tracing_on
-	echo 0 >$T/events/irdma_sim/enable
-	lost=$(cat $T/per_cpu/cpu*/stats | awk '$1 == "overrun:" { n += $2 } END { print n + 0 }')
-	expect_eq "events lost from the trace buffer under $1" "$lost" 0
+	trace_stop "$1" "$OUT/$1.raw"
 	# Unloading the simulator empties the buffer of its events.
-	cp $T/trace "$OUT/$1.raw"
 	rmmod irdma_sim_ice && unload_sim
-	echo "$1: $(grep -c . "$OUT/$1.raw") trace lines"
 }
 
-echo 40000 >$T/buffer_size_kb
-gcc -O2 -Wall -o /tmp/trace-diff "$IRDMA_REPO/tests/vm/trace-diff.c" || fail "build trace-diff"
 for d in stock ours-ice; do record $d; done
-simdoc=$IRDMA_REPO/Documentation/infiniband/irdma_sim.rst
-sed -n 's/^   explain //p' "$simdoc" >/tmp/explained
-[ -s /tmp/explained ] || fail "no explained differences in $simdoc"
-/tmp/trace-diff "$OUT/stock.raw" "$OUT/ours-ice.raw" /tmp/explained >"$OUT/diff"
-rc=$?
-cat "$OUT/diff"
-# The first unexplained difference in the failure's own line, with its phase.
-first=$(awk '/^== phase/ { ph = $3 } /UNEXPLAINED/ { print ph " " prev; exit } { prev = $0 }' "$OUT/diff" | cut -c1-240)
-[ $rc -eq 0 ] || fail "the drivers' traces differ where $simdoc explains nothing (first: $first)"
-echo "PASS: $(sed -n 's/^compared: //p' "$OUT/diff")"
+trace_compare "$OUT/stock.raw" "$OUT/ours-ice.raw" RoCE
+echo "PASS: the stock driver's and ours' traces of the RoCE workload agree"
