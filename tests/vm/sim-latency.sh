@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # drivers: ours ours-ice stock
+# kernel: debian
 # The simulator's response times (debugfs "latency"), printed for the
 # driver under test: idle bring-up, bring-up after injected CQP failures
 # and a delayed command, after a function reset, after a module reload,
@@ -8,6 +9,8 @@
 # ping-pong with its user space doorbells trapped. Numbers only: the
 # test fails on a failed bind (a stock-driver timeout among them), never
 # on a time. Every bind of the stock driver counts: none is retried.
+# Debian's kernel for every driver: on the sanitizing one the times would
+# measure its instrumentation.
 . "$IRDMA_REPO/tests/vm/lib.sh"
 require ib_write_lat ucmatose rdma ibv_devinfo
 
