@@ -52,6 +52,10 @@
  * @listeners: the listeners
  * @wq: ordered: connections' work (CQP commands, iw_cm's events)
  * @timer: the nodes' retransmission and TIME_WAIT clock
+ * @addr_work: the netdev's addresses changed: the wildcard listeners'
+ *	quad hash entries follow them
+ * @listen_mutex: the listeners' list and quad hash entries, against
+ *	@addr_work (the list's readers in atomic context take @lock)
  * @stopping: the manager is going: no new node, no timer
  */
 struct irdma_cm {
@@ -62,6 +66,8 @@ struct irdma_cm {
 	struct list_head listeners;
 	struct workqueue_struct *wq;
 	struct delayed_work timer;
+	struct work_struct addr_work;
+	struct mutex listen_mutex; /* @listeners' entries and steering */
 	bool stopping;
 };
 
@@ -1425,21 +1431,18 @@ int irdma_cm_listen(struct iw_cm_id *cm_id, int backlog)
 	l->wildcard = irdma_cm_ip_any(l->ip);
 	l->vlan = l->wildcard ? IRDMA_CM_NO_VLAN : irdma_cm_addr_vlan(cm, l->ipv4, l->ip);
 	l->backlog = backlog;
-	spin_lock(&cm->lock);
+	mutex_lock(&cm->listen_mutex);
 	list_for_each_entry(o, &cm->listeners, entry) {
 		if (o->ipv4 == l->ipv4 && o->port == l->port &&
 		    (o->wildcard || l->wildcard || !memcmp(o->ip, l->ip, sizeof(l->ip)))) {
-			spin_unlock(&cm->lock);
-			kfree(l);
-			return -ENOMEM;
+			err = -ENOMEM;
+			goto err_free;
 		}
 	}
-	spin_unlock(&cm->lock);
-
 	l->syn = kcalloc(IRDMA_CM_MAX_ADDRS, sizeof(*l->syn), GFP_KERNEL);
 	if (!l->syn) {
-		kfree(l);
-		return -ENOMEM;
+		err = -ENOMEM;
+		goto err_free;
 	}
 	n = irdma_cm_listen_addrs(cm, l, l->syn, IRDMA_CM_MAX_ADDRS);
 	for (i = 0; i < n; i++) {
@@ -1449,11 +1452,9 @@ int irdma_cm_listen(struct iw_cm_id *cm_id, int backlog)
 	}
 	err = i < n ? -EINVAL : irdma_apbvt_get(cm->fn, l->port);
 	if (err) {
-		for (i = 0; i < l->syn_count; i++)
-			irdma_qhash_manage(cm->fn, &l->syn[i], IRDMA_CM_TABLE_DELETE);
-		kfree(l->syn);
-		kfree(l);
-		return -EINVAL;
+		irdma_cm_listener_unsteer(cm, l);
+		err = -EINVAL;
+		goto err_free;
 	}
 	l->cm_id = cm_id;
 	cm_id->add_ref(cm_id);
@@ -1461,7 +1462,99 @@ int irdma_cm_listen(struct iw_cm_id *cm_id, int backlog)
 	spin_lock(&cm->lock);
 	list_add(&l->entry, &cm->listeners);
 	spin_unlock(&cm->lock);
+	mutex_unlock(&cm->listen_mutex);
 	return 0;
+
+err_free:
+	mutex_unlock(&cm->listen_mutex);
+	kfree(l->syn);
+	kfree(l);
+	return err;
+}
+
+/* The same address of a listener's, in the same VLAN. */
+static bool irdma_cm_syn_same(const struct irdma_qhash_info *a,
+			      const struct irdma_qhash_info *b)
+{
+	return a->ipv4 == b->ipv4 && a->vlan_valid == b->vlan_valid &&
+	       a->vlan == b->vlan && !memcmp(a->local_ip, b->local_ip, sizeof(a->local_ip));
+}
+
+static bool irdma_cm_syn_has(const struct irdma_qhash_info *set, u32 n,
+			     const struct irdma_qhash_info *q)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (irdma_cm_syn_same(&set[i], q))
+			return true;
+	return false;
+}
+
+/*
+ * A wildcard listener's entries made to match the addresses the netdev
+ * and its VLANs have now: those gone are deleted, new ones added (as
+ * upstream's address notifiers do).
+ */
+static void irdma_cm_listener_resync(struct irdma_cm *cm, struct irdma_cm_listener *l,
+				     struct irdma_qhash_info *now)
+{
+	u32 i, n = irdma_cm_listen_addrs(cm, l, now, IRDMA_CM_MAX_ADDRS);
+
+	for (i = 0; i < l->syn_count;) {
+		if (irdma_cm_syn_has(now, n, &l->syn[i])) {
+			i++;
+			continue;
+		}
+		irdma_qhash_manage(cm->fn, &l->syn[i], IRDMA_CM_TABLE_DELETE);
+		l->syn[i] = l->syn[--l->syn_count];
+	}
+	for (i = 0; i < n && l->syn_count < IRDMA_CM_MAX_ADDRS; i++) {
+		if (irdma_cm_syn_has(l->syn, l->syn_count, &now[i]) ||
+		    irdma_qhash_manage(cm->fn, &now[i], IRDMA_CM_TABLE_ADD))
+			continue;
+		l->syn[l->syn_count++] = now[i];
+	}
+}
+
+static void irdma_cm_addr_work(struct work_struct *work)
+{
+	struct irdma_cm *cm = container_of(work, struct irdma_cm, addr_work);
+	struct irdma_cm_listener *l;
+	struct irdma_qhash_info *now;
+
+	now = kcalloc(IRDMA_CM_MAX_ADDRS, sizeof(*now), GFP_KERNEL);
+	if (!now)
+		return;
+	mutex_lock(&cm->listen_mutex);
+	list_for_each_entry(l, &cm->listeners, entry)
+		if (l->wildcard && !READ_ONCE(cm->stopping))
+			irdma_cm_listener_resync(cm, l, now);
+	mutex_unlock(&cm->listen_mutex);
+	kfree(now);
+}
+
+/**
+ * irdma_cm_addrs_changed - an address of the function's netdev or of a
+ *	VLAN on it came or went, or one of them went up or down
+ * @iwdev: the device, held registered by the caller
+ * @can_sleep: the wildcard listeners follow before the call returns (as
+ *	upstream's IPv4 notifier has them: an address is listened on once
+ *	it is added); else in the manager's work queue
+ *
+ * Context: any (the IPv6 address notifier's is atomic); with @can_sleep,
+ * process context.
+ */
+void irdma_cm_addrs_changed(struct irdma_device *iwdev, bool can_sleep)
+{
+	struct irdma_cm *cm = READ_ONCE(iwdev->fn.cm);
+
+	if (!cm || READ_ONCE(cm->stopping))
+		return;
+	if (can_sleep)
+		irdma_cm_addr_work(&cm->addr_work);
+	else
+		queue_work(cm->wq, &cm->addr_work);
 }
 
 /**
@@ -1482,6 +1575,7 @@ int irdma_cm_unlisten(struct iw_cm_id *cm_id)
 
 	if (!cm || !l)
 		goto out;
+	mutex_lock(&cm->listen_mutex);
 	spin_lock(&cm->lock);
 	l->cm_id = NULL;
 	list_del_init(&l->entry);
@@ -1491,6 +1585,7 @@ int irdma_cm_unlisten(struct iw_cm_id *cm_id)
 			irdma_cm_node_reset(&c->node);
 	spin_unlock(&cm->lock);
 	irdma_cm_listener_unsteer(cm, l);
+	mutex_unlock(&cm->listen_mutex);
 	irdma_cm_listener_put(cm, l);
 	cm_id->provider_data = NULL;
 out:
@@ -1597,6 +1692,8 @@ int irdma_cm_init(struct irdma_device *iwdev)
 	INIT_LIST_HEAD(&cm->conns);
 	INIT_LIST_HEAD(&cm->listeners);
 	INIT_DELAYED_WORK(&cm->timer, irdma_cm_timer);
+	INIT_WORK(&cm->addr_work, irdma_cm_addr_work);
+	mutex_init(&cm->listen_mutex);
 	mutex_lock(&fn->puda_lock);
 	fn->cm = cm;
 	mutex_unlock(&fn->puda_lock);
@@ -1638,5 +1735,6 @@ void irdma_cm_fini(struct irdma_device *iwdev)
 	/* The last work may have armed the clock again. */
 	cancel_delayed_work_sync(&cm->timer);
 	destroy_workqueue(cm->wq);
+	mutex_destroy(&cm->listen_mutex);
 	kfree(cm);
 }

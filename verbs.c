@@ -6,7 +6,10 @@
 #include <kunit/visibility.h>
 #include <linux/bitfield.h>
 #include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/inetdevice.h>
 #include <net/addrconf.h>
+#include <net/if_inet6.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_mad.h>
 #include <rdma/uverbs_ioctl.h>
@@ -642,6 +645,53 @@ void irdma_ib_unregister_device(struct irdma_device *iwdev)
 	ib_unregister_device(&iwdev->ibdev);
 }
 
+/*
+ * An address of @dev came or went, or @dev went up or down: if @dev is a
+ * function's netdev or a VLAN on one, its wildcard listeners follow, by
+ * the time this returns if @can_sleep (process context).
+ */
+static void irdma_addrs_changed(struct net_device *dev, bool can_sleep)
+{
+	struct ib_device *ibdev;
+
+	if (is_vlan_dev(dev))
+		dev = vlan_dev_real_dev(dev);
+	ibdev = ib_device_get_by_netdev(dev, RDMA_DRIVER_IRDMA);
+	if (!ibdev)
+		return;
+	if (ibdev->ops.owner == THIS_MODULE)
+		irdma_cm_addrs_changed(to_iwdev(ibdev), can_sleep);
+	ib_device_put(ibdev);
+}
+
+static int irdma_inetaddr_event(struct notifier_block *nb, unsigned long event,
+				void *ptr)
+{
+	const struct in_ifaddr *ifa = ptr;
+
+	if (event == NETDEV_UP || event == NETDEV_DOWN)
+		irdma_addrs_changed(ifa->ifa_dev->dev, true);
+	return NOTIFY_DONE;
+}
+
+static int irdma_inet6addr_event(struct notifier_block *nb, unsigned long event,
+				 void *ptr)
+{
+	const struct inet6_ifaddr *ifa = ptr;
+
+	if (event == NETDEV_UP || event == NETDEV_DOWN)
+		irdma_addrs_changed(ifa->idev->dev, false);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block irdma_inetaddr_nb = {
+	.notifier_call = irdma_inetaddr_event,
+};
+
+static struct notifier_block irdma_inet6addr_nb = {
+	.notifier_call = irdma_inet6addr_event,
+};
+
 static int irdma_netdevice_event(struct notifier_block *nb, unsigned long event,
 				 void *ptr)
 {
@@ -650,6 +700,8 @@ static int irdma_netdevice_event(struct notifier_block *nb, unsigned long event,
 
 	if (event != NETDEV_UP && event != NETDEV_DOWN)
 		return NOTIFY_DONE;
+	/* Addresses of a netdev down are not listened on. */
+	irdma_addrs_changed(netdev, false);
 	ibdev = ib_device_get_by_netdev(netdev, RDMA_DRIVER_IRDMA);
 	if (!ibdev)
 		return NOTIFY_DONE;
@@ -666,13 +718,31 @@ static struct notifier_block irdma_netdevice_nb = {
 };
 
 /**
- * irdma_register_notifiers - follow the functions' netdevs
+ * irdma_register_notifiers - follow the functions' netdevs and their
+ *	addresses
  *
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno, with none registered.
  */
 int irdma_register_notifiers(void)
 {
-	return register_netdevice_notifier(&irdma_netdevice_nb);
+	int err;
+
+	err = register_inetaddr_notifier(&irdma_inetaddr_nb);
+	if (err)
+		return err;
+	err = register_inet6addr_notifier(&irdma_inet6addr_nb);
+	if (err)
+		goto err_inet;
+	err = register_netdevice_notifier(&irdma_netdevice_nb);
+	if (err)
+		goto err_inet6;
+	return 0;
+
+err_inet6:
+	unregister_inet6addr_notifier(&irdma_inet6addr_nb);
+err_inet:
+	unregister_inetaddr_notifier(&irdma_inetaddr_nb);
+	return err;
 }
 
 /**
@@ -681,4 +751,6 @@ int irdma_register_notifiers(void)
 void irdma_unregister_notifiers(void)
 {
 	unregister_netdevice_notifier(&irdma_netdevice_nb);
+	unregister_inet6addr_notifier(&irdma_inet6addr_nb);
+	unregister_inetaddr_notifier(&irdma_inetaddr_nb);
 }

@@ -156,6 +156,19 @@ static void isim_iwarp_close_complete(struct isim_dev *sdev, struct isim_qp *qp,
 	isim_aeq_post_tcp(sdev, IRDMA_AE_LLP_CLOSE_COMPLETE, qp, IRDMA_AE_SOURCE_RSVD, 0);
 }
 
+/*
+ * The engine gives a connection up (its retransmissions ran out): gone
+ * without a segment, and the report says so (TCP state CLOSED), as the
+ * stock driver needs to close its side.
+ */
+static void isim_iwarp_give_up(struct isim_qp *qp, struct isim_result *r)
+{
+	qp->tcp.state = IRDMA_TCP_STATE_CLOSED;
+	qp->tcp.fin_pending = false;
+	qp->tcp.wait_pdu = false;
+	r->req_ae = IRDMA_AE_LLP_TOO_MANY_RETRIES;
+}
+
 /* The reset a connection ends with: sent, and the connection is gone. */
 static void isim_iwarp_reset(struct isim_dev *sdev, struct isim_qp *qp)
 {
@@ -331,7 +344,7 @@ struct isim_dev *isim_iwarp_peer(struct isim_dev *sdev, struct isim_qp *qp,
 				     "QP %u: stream data for an engine not simulated here is not modelled\n",
 				     qp->id);
 		sdev->stats.stream_unmodelled++;
-		r->req_ae = IRDMA_AE_LLP_TOO_MANY_RETRIES;
+		isim_iwarp_give_up(qp, r);
 		return NULL;
 	}
 	isim_iwarp_tuple(qp, &own);
@@ -364,7 +377,7 @@ struct isim_dev *isim_iwarp_peer(struct isim_dev *sdev, struct isim_qp *qp,
 		qp->tcp.lost_since = jiffies | 1;
 	} else if (time_after(jiffies, qp->tcp.lost_since + ISIM_IWARP_GIVE_UP)) {
 		qp->tcp.lost_since = 0;
-		r->req_ae = IRDMA_AE_LLP_TOO_MANY_RETRIES;
+		isim_iwarp_give_up(qp, r);
 		return NULL;
 	}
 	qp->rnr_until = jiffies + ISIM_IWARP_RETRY;

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# drivers: ours -- stock: removing its function's stand-in PCI function with a live iWARP connection leaves the removal or rping stuck in the kernel (seen; not yet root-caused)
+# drivers: ours stock
 # standins: 2
 # Hot removal with live iWARP connections. Two functions as two hosts
 # (iwarp-lib.sh); rping between them moves data over an offloaded

@@ -12,6 +12,10 @@ require nvme fio rdma ibv_devinfo
 
 ADDR=192.168.77.1
 NQN=irdma-sim-nvme
+# fio's random 4 KiB writes, verified: 4 MiB, 1 MiB on the sanitizing
+# kernel (some 15 ms an I/O there; the paths are the same).
+FIO_MIB=4
+[ -e /sys/kernel/debug/kmemleak ] && FIO_MIB=1
 
 modprobe configfs 2>/dev/null
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config ||
@@ -54,11 +58,11 @@ run_io() {
 		echo "ok: $n SRQs on irdma0 while connected"
 	fi
 	timeout 300 fio --name=verify --filename="$dev" --rw=randwrite --bs=4k \
-		--iodepth=8 --ioengine=libaio --direct=1 --size=4m \
+		--iodepth=8 --ioengine=libaio --direct=1 --size=$FIO_MIB"m" \
 		--verify=crc32c --do_verify=1 --verify_fatal=1 \
 		--randrepeat=0 --output-format=terse >/tmp/fio.out 2>&1 ||
 		{ cat /tmp/fio.out; fail "fio verify (use_srq=$srq)"; }
-	echo "ok: fio wrote and verified 4 MiB through $dev (use_srq=$srq)"
+	echo "ok: fio wrote and verified $FIO_MIB MiB through $dev (use_srq=$srq)"
 	# And a larger sequential pass with dd: bytes in, same bytes out.
 	dd if=/dev/urandom of=/tmp/pattern bs=64k count=32 status=none
 	dd if=/tmp/pattern of="$dev" bs=64k oflag=direct status=none ||
