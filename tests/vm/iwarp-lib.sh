@@ -7,24 +7,20 @@
 ADDR=192.168.80.1
 PEER=192.168.80.2
 
-# Two iWARP functions (or, given "roce", two RoCEv2 ones: the hosts'
-# network and the perftest runs below serve both) with the driver under
-# test: ours on the simulator's own functions 0 and 1, the stock one on
-# the ice personality's 32 and 33.
-iwarp_functions_up() {	# [roce]
-	local mode=${1:-iwarp}
-
+# Two iWARP functions with the driver under test: ours on the simulator's
+# own functions 0 and 1, the stock one on the ice personality's 32 and 33.
+iwarp_functions_up() {
 	modprobe -a ib_core ib_uverbs rdma_ucm iw_cm || fail "cannot load the RDMA stack"
 	load_sim nr_devices=0
 	if [ "$IRDMA_DRIVER" = ours ]; then
 		FN0=0 FN1=1
-		echo "0 $mode" >$SIM_BUS/new_device || fail "function 0"
-		echo "1 $mode" >$SIM_BUS/new_device || fail "function 1"
+		echo "0 iwarp" >$SIM_BUS/new_device || fail "function 0"
+		echo "1 iwarp" >$SIM_BUS/new_device || fail "function 1"
 		load_irdma_deps
 		load_irdma
 	else
 		FN0=32 FN1=33
-		if [ "$mode" = iwarp ]; then load_sim_ice iwarp=1; else load_sim_ice; fi
+		load_sim_ice iwarp=1
 		load_driver
 	fi
 	NET0=simeth$FN0
