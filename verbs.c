@@ -566,6 +566,7 @@ void irdma_port_ibevent(struct irdma_device *iwdev, enum ib_event_type type)
 		.event = type,
 	};
 
+	WRITE_ONCE(iwdev->port_active, type == IB_EVENT_PORT_ACTIVE);
 	ib_dispatch_event(&event);
 }
 

@@ -32,10 +32,14 @@
  * struct irdma_device - an RDMA function as ib_core sees it
  * @ibdev: the ib_device
  * @fn: the function's hardware state
+ * @port_active: the port was last reported active (registration, its
+ *	netdev up) rather than down (its netdev down, the device going):
+ *	only an active port resets the connections its consumers abandon
  */
 struct irdma_device {
 	struct ib_device ibdev;
 	struct irdma_fn fn;
+	bool port_active;
 };
 
 /**
@@ -574,6 +578,7 @@ void irdma_cm_qp_ae(struct irdma_qp *qp, u16 code, u8 tcp_state, bool error);
 int irdma_qp_iwarp_rts(struct irdma_qp *qp);
 void irdma_qp_iwarp_close(struct irdma_qp *qp, bool peer);
 void irdma_qp_iwarp_fail(struct irdma_qp *qp, bool reset);
+u32 irdma_qp_iwarp_err_flags(struct irdma_qp *qp, bool reset, bool event);
 void irdma_qp_iwarp_closed(struct irdma_qp *qp);
 
 /* ae.c: what an asynchronous event does to a QP */

@@ -734,17 +734,36 @@ void irdma_qp_iwarp_close(struct irdma_qp *qp, bool peer)
 		qp->ib_state = IB_QPS_SQD;
 }
 
-/*
- * ERROR, the connection reset if asked and live, and the queues flushed.
- * An engine's error also takes the connection's quad hash entry out.
+/**
+ * irdma_qp_iwarp_err_flags - what an iWARP QP's MODIFY_QP to ERROR takes
+ * @qp: the QP
+ * @reset: reset the connection
+ * @event: an engine's event calls for the move
+ *
+ * The connection is reset only while live and while the port is active:
+ * with the port down (its netdev down, or the device going away) the
+ * stock driver sends no reset, and the peer learns of the end only when
+ * it next sends. An engine's error also takes the connection's quad hash
+ * entry out.
+ *
+ * Return: IRDMA_QPMOD_* flags.
  */
-static void irdma_qp_iwarp_error(struct irdma_qp *qp, bool reset, bool event)
+u32 irdma_qp_iwarp_err_flags(struct irdma_qp *qp, bool reset, bool event)
 {
 	u32 flags = event ? IRDMA_QPMOD_IW_EVENT | IRDMA_QPMOD_DEL_HASH : 0;
 
-	lockdep_assert_held(&qp->mutex);
-	if (reset && irdma_qp_tcp_live(qp))
+	if (reset && irdma_qp_tcp_live(qp) && READ_ONCE(qp->iwdev->port_active))
 		flags |= IRDMA_QPMOD_RESET_CONN;
+	return flags;
+}
+EXPORT_SYMBOL_IF_KUNIT(irdma_qp_iwarp_err_flags);
+
+/* ERROR, with irdma_qp_iwarp_err_flags(), and the queues flushed. */
+static void irdma_qp_iwarp_error(struct irdma_qp *qp, bool reset, bool event)
+{
+	u32 flags = irdma_qp_iwarp_err_flags(qp, reset, event);
+
+	lockdep_assert_held(&qp->mutex);
 	if (qp->hw_state != IRDMA_QPS_ERROR && qp->hw_state != IRDMA_QPS_INVALID)
 		irdma_qp_hw_modify(qp, IRDMA_QPS_ERROR, flags);
 	qp->ib_state = IB_QPS_ERR;

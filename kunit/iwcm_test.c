@@ -6,7 +6,8 @@
  * that name nothing to connect are refused. And the
  * steering tables a connection manager programs: the accelerated ports,
  * counted per user, and quad-hash entries, as the simulator keeps them.
- * And the ILQ and IEQ the connection manager speaks TCP through.
+ * And the ILQ and IEQ the connection manager speaks TCP through, and
+ * when a consumer's abandoned connection is reset.
  */
 #include <kunit/test.h>
 #include <linux/ip.h>
@@ -494,6 +495,50 @@ static void irdma_iwcm_sqd_after_close_test(struct kunit *test)
 	ib_dealloc_pd(pd);
 }
 
+/*
+ * A live connection its consumer abandons is reset while the port is
+ * active (as registration and a netdev up report it); with the port down
+ * (the netdev down, the device going away) it is left without a reset,
+ * as the stock driver leaves it. One closed or in TIME_WAIT never is.
+ */
+static void irdma_iwcm_reset_port_down_test(struct kunit *test)
+{
+	struct iwcm_env *e = iwcm_env_setup(test);
+	struct irdma_device *iwdev = fn_to_iwdev(e->fn);
+	struct net_device *netdev = e->fn->res.netdev;
+	struct irdma_qp *qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
+	bool active;
+
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(iwdev->port_active));
+	qp->iwdev = iwdev;
+	qp->hw_state = IRDMA_QPS_RTS;
+	qp->tcp_state = IRDMA_TCP_STATE_ESTABLISHED;
+	KUNIT_EXPECT_EQ(test, irdma_qp_iwarp_err_flags(qp, true, false),
+			IRDMA_QPMOD_RESET_CONN);
+	KUNIT_EXPECT_EQ(test, irdma_qp_iwarp_err_flags(qp, false, false), 0);
+
+	rtnl_lock();
+	KUNIT_EXPECT_EQ(test, dev_open(netdev, NULL), 0);
+	dev_close(netdev);
+	rtnl_unlock();
+	active = READ_ONCE(iwdev->port_active);
+	KUNIT_EXPECT_EQ(test, irdma_qp_iwarp_err_flags(qp, true, false), 0);
+	KUNIT_EXPECT_EQ(test, irdma_qp_iwarp_err_flags(qp, true, true) &
+			IRDMA_QPMOD_RESET_CONN, 0);
+	rtnl_lock();
+	KUNIT_EXPECT_EQ(test, dev_open(netdev, NULL), 0);
+	rtnl_unlock();
+	KUNIT_EXPECT_FALSE(test, active);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(iwdev->port_active));
+
+	qp->tcp_state = IRDMA_TCP_STATE_TIME_WAIT;
+	KUNIT_EXPECT_EQ(test, irdma_qp_iwarp_err_flags(qp, true, false), 0);
+	qp->tcp_state = IRDMA_TCP_STATE_ESTABLISHED;
+	qp->hw_state = IRDMA_QPS_ERROR;
+	KUNIT_EXPECT_EQ(test, irdma_qp_iwarp_err_flags(qp, true, false), 0);
+}
+
 static struct kunit_case irdma_iwcm_cases[] = {
 	KUNIT_CASE_SLOW(irdma_iwcm_ops_present_test),
 	KUNIT_CASE_SLOW(irdma_iwcm_listen_test),
@@ -504,6 +549,7 @@ static struct kunit_case irdma_iwcm_cases[] = {
 	KUNIT_CASE_SLOW(irdma_iwcm_puda_made_test),
 	KUNIT_CASE_SLOW(irdma_iwcm_ilq_loopback_test),
 	KUNIT_CASE_SLOW(irdma_iwcm_sqd_after_close_test),
+	KUNIT_CASE_SLOW(irdma_iwcm_reset_port_down_test),
 	{}
 };
 

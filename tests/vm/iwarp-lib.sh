@@ -127,12 +127,20 @@ rping_run() {	# NAME SERVER_ADDR CLIENT_ADDR
 	echo "ok: $name"
 }
 
+# The device holding ADDR or PEER.
+dev_of_addr() {	# ADDR
+	if [ "$1" = "$ADDR" ]; then echo "$DEV0"; else echo "$DEV1"; fi
+}
+
+# A wildcard listener (ucmatose's, on its port 7471) listens on each
+# device in turn: the one connected to is waited for.
 ucmatose_run() {	# NAME SERVER_ADDR CLIENT_ADDR
 	local name=$1 saddr=$2 caddr=$3 srv rc src
 
 	timeout 120 ucmatose -c 4 -C 20 >/tmp/srv.ucm 2>&1 &
 	srv=$!
-	wait_for -t 20 cm_listening || { cat /tmp/srv.ucm; fail "$name: no listener"; }
+	wait_for -t 20 cm_port_listening 7471 "$(dev_of_addr "$saddr")" ||
+		{ cat /tmp/srv.ucm; fail "$name: no listener"; }
 	timeout 120 ucmatose -c 4 -C 20 -s "$saddr" -b "$caddr" >/tmp/cli.ucm 2>&1
 	rc=$?
 	wait $srv
@@ -161,7 +169,8 @@ perftest_run() {	# NAME TOOL ARG...
 	shift 2
 	timeout 300 "$tool" -d "$DEV1" -R -F "$@" >/tmp/srv.pt 2>&1 &
 	srv=$!
-	wait_for -t 20 cm_listening || { cat /tmp/srv.pt; fail "$name: no listener"; }
+	# Its listener is a wildcard one, on port 18515.
+	wait_for -t 20 cm_port_listening 18515 "$DEV1" || { cat /tmp/srv.pt; fail "$name: no listener"; }
 	timeout 300 "$tool" -d "$DEV0" -R -F "$@" $PEER >/tmp/cli.pt 2>&1
 	rc=$?
 	wait $srv
@@ -285,7 +294,8 @@ iwarp_wildcard_addrs() {
 
 	timeout 120 rping -s -P -p 7181 -C 1 -S 64 >/tmp/srv.wc 2>&1 &
 	srv=$!
-	wait_for -t 20 cm_listening || { cat /tmp/srv.wc; fail "wildcard: no listener"; }
+	wait_for -t 20 cm_port_listening 7181 "$DEV1" ||
+		{ cat /tmp/srv.wc; fail "wildcard: no listener"; }
 	ip addr add $new/32 dev $NET1 || fail "$new on $NET1"
 	ip rule add pref 12 iif lo to $new lookup 100 || fail "rule to $new"
 	ip route add $new dev $NET0 src $ADDR table 100 || fail "route to $new"
@@ -302,7 +312,8 @@ iwarp_wildcard_addrs() {
 	wait $srv
 	timeout 120 rping -s -P -p 7181 -C 1 -S 64 >/tmp/srv.wc 2>&1 &
 	srv=$!
-	wait_for -t 20 cm_listening || { cat /tmp/srv.wc; fail "wildcard: no second listener"; }
+	wait_for -t 20 cm_port_listening 7181 "$DEV1" ||
+		{ cat /tmp/srv.wc; fail "wildcard: no second listener"; }
 	ip addr del $new/32 dev $NET1 || fail "removing $new"
 	sleep 1
 	lan=$(fn_stat $FN1 tcp_to_lan)

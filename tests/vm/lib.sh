@@ -185,6 +185,12 @@ tcp_listening() {	# PORT [NS]
 cm_listening() {	# [NS]
 	${1:+ip netns exec "$1"} rdma resource show cm_id 2>/dev/null | grep -q LISTEN
 }
+# An rdma_cm ID listens on PORT on device DEV (a wildcard listener is one
+# on each device, made one after another).
+cm_port_listening() {	# PORT DEV
+	rdma resource show cm_id 2>/dev/null | grep "^link $2/" | grep LISTEN |
+		grep -qE ":$1( |$)"
+}
 
 # The value of one field of ibv_devinfo -v for a device.
 devinfo_field() {
