@@ -427,7 +427,7 @@ static bool isim_cq_arm(struct isim_dev *sdev, struct isim_cq *cq, u64 arm)
 	cq->arm_seq = seq;
 	cq->armed = true;
 	cq->solicited_only = !(arm & IRDMA_CQ_DBSA_ARM_NEXT);
-	if (!sdev->db.bp[ISIM_TRAP_CQACK])
+	if (!READ_ONCE(sdev->db.bp[ISIM_TRAP_CQACK]))
 		clear_bit(cq->id, sdev->cq_unacked);
 	if (cq->solicited_only || !isim_cq_has_cqes(sdev, cq) ||
 	    !isim_cq_event_free(sdev, cq))

@@ -24,13 +24,24 @@
  * address handle made; the threads keep the rest (and the data path, whose
  * doorbells user space rings through its own mappings, which a kernel
  * watchpoint does not see). x86 has four debug registers; a function that
- * finds none free for a register is polled there, as before.
+ * finds none free for a register is polled there, as before. The CQP's
+ * registers come first: a driver spins on them for at most 10 ms during
+ * bring-up (the stock driver's budget), and a look at an idle function may
+ * come later than that when the host takes a CPU away. So a function that
+ * finds no debug register for CQPDB or CCQPLOW takes the one another
+ * function traps CQACK with; that CQACK is polled from then on (the
+ * acknowledgment credits in cq.c cover a write a look misses). Two
+ * functions then trap both CQP registers each.
  */
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 #include <linux/preempt.h>
 
 #include "sim.h"
+
+/* The functions with doorbells armed, and the lock over their arming. */
+static LIST_HEAD(isim_doorbell_armed);
+static DEFINE_MUTEX(isim_doorbell_mutex);
 
 static const u32 isim_trap_regs[ISIM_TRAPS] = {
 	[ISIM_TRAP_CQPDB] = IRDMA_PFPE_CQPDB,
@@ -132,35 +143,76 @@ static void isim_doorbell_kick(struct irq_work *work)
 void isim_doorbell_init(struct isim_dev *sdev)
 {
 	init_irq_work(&sdev->db.kick, isim_doorbell_kick);
+	INIT_LIST_HEAD(&sdev->db.armed);
 	sdev->db.ringer_cpu = -1;
+}
+
+static int isim_doorbell_arm_one(struct isim_dev *sdev, enum isim_trap_reg reg)
+{
+	struct perf_event * __percpu *bp;
+	struct perf_event_attr attr;
+
+	hw_breakpoint_init(&attr);
+	attr.bp_addr = (unsigned long)(sdev->regs + isim_trap_regs[reg]);
+	attr.bp_len = HW_BREAKPOINT_LEN_4;
+	attr.bp_type = HW_BREAKPOINT_W;
+	bp = register_wide_hw_breakpoint(&attr, isim_doorbell_hit, sdev);
+	if (IS_ERR(bp))
+		return PTR_ERR(bp);
+	WRITE_ONCE(sdev->db.bp[reg], bp);
+	return 0;
+}
+
+/*
+ * A function trapping CQACK gives its debug register up; its CQACK is
+ * polled from here on, from idle (a look takes any other value for a write).
+ */
+static bool isim_doorbell_give_cqack(struct isim_dev *to)
+{
+	struct isim_dev *sdev;
+
+	lockdep_assert_held(&isim_doorbell_mutex);
+	list_for_each_entry(sdev, &isim_doorbell_armed, db.armed) {
+		struct perf_event * __percpu *bp = sdev->db.bp[ISIM_TRAP_CQACK];
+
+		if (!bp)
+			continue;
+		WRITE_ONCE(sdev->db.bp[ISIM_TRAP_CQACK], NULL);
+		unregister_wide_hw_breakpoint(bp);
+		isim_wr32(sdev, IRDMA_PFPE_CQACK, ISIM_DB_IDLE);
+		dev_info(&sdev->dev, "register %#x polled: its debug register went to %s\n",
+			 isim_trap_regs[ISIM_TRAP_CQACK], dev_name(&to->dev));
+		return true;
+	}
+	return false;
 }
 
 /**
  * isim_doorbell_arm - trap the function's doorbells where debug registers
  * are free
  * @sdev: the simulated function; its register window is in place
+ *
+ * One free for neither CQP register is taken from another function's CQACK.
  */
 void isim_doorbell_arm(struct isim_dev *sdev)
 {
-	struct perf_event_attr attr;
-	struct perf_event * __percpu *bp;
-	int i;
+	int i, err;
 
 	if (!IS_ENABLED(CONFIG_HAVE_HW_BREAKPOINT))
 		return;
+	mutex_lock(&isim_doorbell_mutex);
 	for (i = 0; i < ISIM_TRAPS; i++) {
-		hw_breakpoint_init(&attr);
-		attr.bp_addr = (unsigned long)(sdev->regs + isim_trap_regs[i]);
-		attr.bp_len = HW_BREAKPOINT_LEN_4;
-		attr.bp_type = HW_BREAKPOINT_W;
-		bp = register_wide_hw_breakpoint(&attr, isim_doorbell_hit, sdev);
-		if (IS_ERR(bp)) {
-			dev_info(&sdev->dev, "register %#x polled: no debug register (%ld)\n",
-				 isim_trap_regs[i], PTR_ERR(bp));
-			continue;
-		}
-		sdev->db.bp[i] = bp;
+		err = isim_doorbell_arm_one(sdev, i);
+		/* The CQP's registers before another function's CQACK. */
+		while (err == -ENOSPC && i != ISIM_TRAP_CQACK &&
+		       isim_doorbell_give_cqack(sdev))
+			err = isim_doorbell_arm_one(sdev, i);
+		if (err)
+			dev_info(&sdev->dev, "register %#x polled: no debug register (%d)\n",
+				 isim_trap_regs[i], err);
 	}
+	list_add_tail(&sdev->db.armed, &isim_doorbell_armed);
+	mutex_unlock(&isim_doorbell_mutex);
 }
 
 /**
@@ -171,12 +223,15 @@ void isim_doorbell_disarm(struct isim_dev *sdev)
 {
 	int i;
 
+	mutex_lock(&isim_doorbell_mutex);
+	list_del_init(&sdev->db.armed);
 	for (i = 0; i < ISIM_TRAPS; i++) {
 		if (!sdev->db.bp[i])
 			continue;
 		unregister_wide_hw_breakpoint(sdev->db.bp[i]);
-		sdev->db.bp[i] = NULL;
+		WRITE_ONCE(sdev->db.bp[i], NULL);
 	}
+	mutex_unlock(&isim_doorbell_mutex);
 	irq_work_sync(&sdev->db.kick);
 }
 

@@ -139,7 +139,7 @@ bool isim_regs_poll(struct isim_dev *sdev, bool *quick)
 	/* A command not yet due keeps the threads looking. */
 	*quick |= young;
 	/* CQACK, where it has no trap: the last write since the last look. */
-	if (!sdev->db.bp[ISIM_TRAP_CQACK]) {
+	if (!READ_ONCE(sdev->db.bp[ISIM_TRAP_CQACK])) {
 		u32 acked = isim_rd32(sdev, IRDMA_PFPE_CQACK);
 
 		if (acked != ISIM_DB_IDLE) {

@@ -632,9 +632,11 @@ enum isim_trap_reg {
  *	SQ itself (isim_engine_run_sq())
  * @user_left: trapped writes whose WQEs the process left to the threads
  *	(a long message, or a thread at work)
+ * @armed: entry in the list of functions with doorbells armed
  */
 struct isim_doorbell {
 	struct perf_event * __percpu *bp[ISIM_TRAPS];
+	struct list_head armed;
 	atomic64_t rung_ns[ISIM_TRAPS];
 	struct irq_work kick;
 	u8 threads_due;

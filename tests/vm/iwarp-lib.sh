@@ -28,6 +28,11 @@ iwarp_functions_up() {
 	wait_for test -n "$(rdma_dev_of $NET1)" || fail "no RDMA device on $NET1"
 	DEV0=$(rdma_dev_of $NET0)
 	DEV1=$(rdma_dev_of $NET1)
+	# Four debug registers: each function traps both of its CQP's (the
+	# second takes the first's CQACK one), on which the stock driver spins
+	# for at most 10 ms in bring-up and teardown.
+	expect_eq "CQP registers trapped on $FN0" "$(fn_stat $FN0 trapped_regs)" 2
+	expect_eq "CQP registers trapped on $FN1" "$(fn_stat $FN1 trapped_regs)" 2
 }
 
 # The driver and the simulator unloaded; FUNCTION... are the simulator's
