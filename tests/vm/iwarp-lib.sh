@@ -197,6 +197,7 @@ iwarp_traffic() {
 	rping_run "rping to the function's own address" $ADDR $ADDR
 	rping_run "rping from $DEV0 to $DEV1" $PEER $ADDR
 	rping_run "rping from $DEV1 to $DEV0" $ADDR $PEER
+	echo "[${SECONDS}s] rping done"
 	stats
 	[ "$(fn_stat $FN0 iwarp_offloaded)" -ge 2 ] && [ "$(fn_stat $FN1 iwarp_offloaded)" -ge 2 ] ||
 		check_failed "not every connection was offloaded"
@@ -217,6 +218,7 @@ iwarp_traffic() {
 		check_failed "a connect to a closed port did not end in a reset"
 	[ $((SECONDS - start)) -lt 30 ] || check_failed "the refusal took $((SECONDS - start)) s"
 	echo "ok: a closed port refuses the connection"
+	echo "[${SECONDS}s] refusal done"
 
 	# perftest's rdma_cm mode: bandwidth and latency; a tenth of the
 	# iterations on the sanitizing kernel, a quarter for -a (perftest
@@ -230,6 +232,7 @@ iwarp_traffic() {
 	perftest_run "ib_send_lat -R" ib_send_lat -s 64 -I 64 -n $n
 	perftest_run "ib_write_lat -R" ib_write_lat -s 64 -I 64 -n $n
 	perftest_run "ib_read_lat -R" ib_read_lat -s 64 -n $n
+	echo "[${SECONDS}s] perftest done"
 
 	# ucmatose: four connections, sends both ways, disconnects.
 	ucmatose_run "ucmatose from $DEV1 to $DEV0" $ADDR $PEER
@@ -340,6 +343,8 @@ iwarp_run() {
 	expect_eq "transport" "$(devinfo_field "$DEV1" transport)" iWARP
 	iwarp_hosts_net
 	iwarp_traffic
+	echo "[${SECONDS}s] ucmatose done"
 	iwarp_storm
+	echo "[${SECONDS}s] storm done"
 	expect_eq "cm_ids left" "$(rdma resource show cm_id 2>/dev/null | grep -c irdma)" 0
 }

@@ -23,6 +23,7 @@ iwarp_run
 # ib_device_get_by_netdev() (verbs.c), so its address notifiers do not
 # find them.
 iwarp_wildcard_addrs
+echo "[${SECONDS}s] wildcard listener done"
 iwarp_functions_down 1 0
 [ $CHECKS_FAILED -eq 0 ] || fail "$CHECKS_FAILED checks failed"
 echo "PASS: iWARP connections and traffic between two functions"
