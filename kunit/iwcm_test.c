@@ -10,6 +10,7 @@
  * when a consumer's abandoned connection is reset.
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/ip.h>
 #include <linux/rtnetlink.h>
 #include <linux/tcp.h>
@@ -338,7 +339,10 @@ static int iwcm_cqp(struct irdma_fn *fn, struct irdma_cqp_wqe *cmd)
  * hash entry to the ILQ, and lands in a receive buffer as the hardware
  * puts it: the IPv4 header (the AH's addresses, TTL and TOS) ending 40
  * bytes in, the TCP header from there with its checksum filled in, the
- * source MAC in the completion.
+ * source MAC in the completion. A send before it, through an AH whose ARP
+ * entry is not there yet, fails alone: its completion carries the error,
+ * and the ILQ goes on (the stock driver sends resets to neighbours it has
+ * deleted, and never brings its ILQ back).
  */
 static void irdma_iwcm_ilq_loopback_test(struct kunit *test)
 {
@@ -366,7 +370,7 @@ static void irdma_iwcm_ilq_loopback_test(struct kunit *test)
 	struct irdma_cqp_wqe cmd;
 	const struct iphdr *ip;
 	const struct tcphdr *th;
-	int ah_id;
+	int ah_id, i;
 
 	KUNIT_ASSERT_NOT_NULL(test, got);
 	KUNIT_ASSERT_NOT_NULL(test, ilq);
@@ -379,9 +383,14 @@ static void irdma_iwcm_ilq_loopback_test(struct kunit *test)
 	ah_id = irdma_ids_alloc(&fn->ah_ids, 1, fn->hmc.obj[IRDMA_HMC_FSIAV].cnt - 1);
 	KUNIT_ASSERT_GT(test, ah_id, 0);
 	ah.id = ah_id;
-	irdma_build_manage_arp(&cmd, ah.arp_idx, ndev->dev_addr);
-	KUNIT_ASSERT_EQ(test, iwcm_cqp(fn, &cmd), 0);
 	irdma_build_ah(&cmd, &ah, IRDMA_CQPOP_CREATE_ADDR_HANDLE);
+	KUNIT_ASSERT_EQ(test, iwcm_cqp(fn, &cmd), 0);
+	KUNIT_EXPECT_EQ(test, irdma_puda_send(ilq, ah_id, &seg, sizeof(seg), sizeof(seg)), 0);
+	for (i = 0; i < 500 && !READ_ONCE(ilq->stats.tx_errors); i++)
+		msleep(10);
+	KUNIT_EXPECT_EQ(test, ilq->stats.tx_errors, 1);
+	KUNIT_EXPECT_EQ(test, e->sdev->stats.uda_tx, 0);
+	irdma_build_manage_arp(&cmd, ah.arp_idx, ndev->dev_addr);
 	KUNIT_ASSERT_EQ(test, iwcm_cqp(fn, &cmd), 0);
 	KUNIT_ASSERT_EQ(test, irdma_apbvt_get(fn, 7174), 0);
 	KUNIT_ASSERT_EQ(test, irdma_qhash_manage(fn, &listener, IRDMA_CM_TABLE_ADD), 0);
@@ -421,7 +430,8 @@ static void irdma_iwcm_ilq_loopback_test(struct kunit *test)
 							csum_partial(th, sizeof(seg), 0)), 0);
 	}
 	KUNIT_EXPECT_EQ(test, ilq->stats.rx, 1);
-	KUNIT_EXPECT_EQ(test, ilq->stats.tx, 1);
+	KUNIT_EXPECT_EQ(test, ilq->stats.tx, 2);
+	KUNIT_EXPECT_EQ(test, ilq->stats.tx_errors, 1);
 	KUNIT_EXPECT_EQ(test, e->sdev->stats.uda_tx, 1);
 	KUNIT_EXPECT_EQ(test, e->sdev->stats.uda_rx, 1);
 

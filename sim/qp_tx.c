@@ -109,6 +109,8 @@ void isim_peer_put(struct isim_dev *self, struct isim_dev *peer)
 
 #define ISIM_WIRE_MTU		4096
 #define ISIM_ROCE_OVERHEAD	(8 + 12 + 4)	/* UDP, BTH, ICRC */
+/* A PUDA send that failed: the major code its completion carries (ours). */
+#define ISIM_PUDA_TX_MAJERR	0x8001
 
 /* Count @len bytes of payload as the packets the wire MTU makes them. */
 static void isim_count_pkts(struct isim_dev *sdev, bool ipv4, u32 len, bool tx)
@@ -787,15 +789,27 @@ static bool isim_sq_step(struct isim_dev *sdev, struct isim_qp *qp,
 	qp->rnr_until = 0;
 	if (!r.req_ae && r.len_valid)
 		isim_count_msg(sdev, r.ipv4, r.len, true, r.rdma_stat);
-	if (r.req_ae) {
+	if (r.req_ae && qp->type != IRDMA_QP_TYPE_UDA) {
 		/* The WQE stays: the flush completes it with the error. */
 		qp->state = IRDMA_QPS_ERROR;
 		isim_aeq_post_tcp(sdev, r.req_ae, qp, IRDMA_AE_SOURCE_SQ, qp->sq_tail);
 		return false;
 	}
-	if (hdr & IRDMA_WQE_SIGCOMPL) {
-		cqe[3] = FIELD_PREP(IRDMA_CQE_WQEIDX, qp->sq_tail) |
-			 FIELD_PREP(IRDMA_CQE_OPTYPE, FIELD_GET(IRDMA_WQE_OPCODE, hdr));
+	if (r.req_ae) {
+		/*
+		 * A PUDA queue's send that fails (a reset to a peer whose ARP
+		 * entry the driver has deleted since) fails alone: the stock
+		 * driver takes the event for a QP it does not have and skips
+		 * the completion's error, and nothing in it ever brings its ILQ
+		 * back. The codes are the simulator's: the AE's as the minor.
+		 */
+		isim_aeq_post_tcp(sdev, r.req_ae, qp, IRDMA_AE_SOURCE_SQ, qp->sq_tail);
+		cqe[3] = IRDMA_CQE_ERROR | FIELD_PREP(IRDMA_CQE_MAJERR, ISIM_PUDA_TX_MAJERR) |
+			 FIELD_PREP(IRDMA_CQE_MINERR, r.req_ae);
+	}
+	if ((hdr & IRDMA_WQE_SIGCOMPL) || r.req_ae) {
+		cqe[3] |= FIELD_PREP(IRDMA_CQE_WQEIDX, qp->sq_tail) |
+			  FIELD_PREP(IRDMA_CQE_OPTYPE, FIELD_GET(IRDMA_WQE_OPCODE, hdr));
 		isim_qp_complete(sdev, qp, true, cqe, NULL);
 	}
 	qp->sq_tail += quanta;
