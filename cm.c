@@ -52,8 +52,8 @@
  * @listeners: the listeners
  * @wq: ordered: connections' work (CQP commands, iw_cm's events)
  * @timer: the nodes' retransmission and TIME_WAIT clock
- * @addr_work: the netdev's addresses changed: the wildcard listeners'
- *	quad hash entries follow them
+ * @addr_work: the netdev's addresses changed: the listeners' quad hash
+ *	entries follow them
  * @listen_mutex: the listeners' list and quad hash entries, against
  *	@addr_work (the list's readers in atomic context take @lock)
  * @stopping: the manager is going: no new node, no timer
@@ -158,6 +158,7 @@ enum irdma_cm_work_bit {
  *	(the work item and an accept, which reports from its caller)
  * @disc_pending: a DISCONNECT came before the connection was reported up
  * @close_pending: so did a CLOSE
+ * @addr_gone: its local address was removed, and the connection ended
  */
 struct irdma_cm_conn {
 	struct irdma_cm_node node;
@@ -198,6 +199,7 @@ struct irdma_cm_conn {
 	struct mutex mutex; /* the connection's iw_cm events */
 	bool disc_pending;
 	bool close_pending;
+	bool addr_gone;
 };
 
 static struct irdma_cm_conn *node_conn(struct irdma_cm_node *n)
@@ -1315,28 +1317,38 @@ int irdma_cm_reject(struct iw_cm_id *cm_id, const void *pdata, u8 len)
 	return err;
 }
 
-/* A listener's addresses: its own, or every one of the netdev and its VLANs. */
-static u32 irdma_cm_listen_addrs(struct irdma_cm *cm, struct irdma_cm_listener *l,
-				 struct irdma_qhash_info *q, u32 max)
+/* The listener listens on the address (a wildcard: on any). */
+static bool irdma_cm_listens_on(const struct irdma_cm_listener *l, const u32 *ip)
 {
-	struct net_device *nd = cm->fn->res.netdev, *dev;
-	struct irdma_qhash_info base = {
+	return l->wildcard || !memcmp(l->ip, ip, sizeof(l->ip));
+}
+
+/* A listener's quad hash entry, but for its address and VLAN. */
+static void irdma_cm_syn_base(struct irdma_cm *cm, const struct irdma_cm_listener *l,
+			      struct irdma_qhash_info *q)
+{
+	*q = (struct irdma_qhash_info) {
 		.type = IRDMA_QHASH_TCP_SYN,
 		.ipv4 = l->ipv4,
 		.local_port = l->port,
 		.qp_id = IRDMA_ILQ_ID,
 		.qs_handle = irdma_ws_qs_handle(cm->fn, 0),
 	};
+	ether_addr_copy(q->mac, cm->fn->res.netdev->dev_addr);
+}
+
+/*
+ * A listener's addresses the netdev and its VLANs have now, while up:
+ * its own, if there, or every one of them for a wildcard.
+ */
+static u32 irdma_cm_listen_addrs(struct irdma_cm *cm, struct irdma_cm_listener *l,
+				 struct irdma_qhash_info *q, u32 max)
+{
+	struct net_device *nd = cm->fn->res.netdev, *dev;
+	struct irdma_qhash_info base;
 	u32 n = 0;
 
-	ether_addr_copy(base.mac, nd->dev_addr);
-	if (!l->wildcard) {
-		q[0] = base;
-		memcpy(q[0].local_ip, l->ip, sizeof(l->ip));
-		q[0].vlan_valid = l->vlan < VLAN_N_VID;
-		q[0].vlan = q[0].vlan_valid ? l->vlan : 0;
-		return 1;
-	}
+	irdma_cm_syn_base(cm, l, &base);
 	rcu_read_lock();
 	for_each_netdev_rcu(dev_net(nd), dev) {
 		u16 vlan = IRDMA_CM_NO_VLAN;
@@ -1358,6 +1370,8 @@ static u32 irdma_cm_listen_addrs(struct irdma_cm *cm, struct irdma_cm_listener *
 					break;
 				q[n] = base;
 				q[n].local_ip[3] = ntohl(ifa->ifa_local);
+				if (!irdma_cm_listens_on(l, q[n].local_ip))
+					continue;
 				q[n].vlan_valid = vlan < VLAN_N_VID;
 				q[n].vlan = q[n].vlan_valid ? vlan : 0;
 				n++;
@@ -1376,6 +1390,8 @@ static u32 irdma_cm_listen_addrs(struct irdma_cm *cm, struct irdma_cm_listener *
 				q[n] = base;
 				for (i = 0; i < 4; i++)
 					q[n].local_ip[i] = ntohl(ifp->addr.s6_addr32[i]);
+				if (!irdma_cm_listens_on(l, q[n].local_ip))
+					continue;
 				q[n].vlan_valid = vlan < VLAN_N_VID;
 				q[n].vlan = q[n].vlan_valid ? vlan : 0;
 				n++;
@@ -1385,6 +1401,23 @@ static u32 irdma_cm_listen_addrs(struct irdma_cm *cm, struct irdma_cm_listener *
 	}
 	rcu_read_unlock();
 	return n;
+}
+
+/*
+ * The entries a listen makes: a wildcard's, one for each address the
+ * netdev and its VLANs have; a specific address's, its own, whether the
+ * netdev has it or not (as upstream's).
+ */
+static u32 irdma_cm_listen_first(struct irdma_cm *cm, struct irdma_cm_listener *l,
+				 struct irdma_qhash_info *q, u32 max)
+{
+	if (l->wildcard)
+		return irdma_cm_listen_addrs(cm, l, q, max);
+	irdma_cm_syn_base(cm, l, q);
+	memcpy(q->local_ip, l->ip, sizeof(l->ip));
+	q->vlan_valid = l->vlan < VLAN_N_VID;
+	q->vlan = q->vlan_valid ? l->vlan : 0;
+	return 1;
 }
 
 static void irdma_cm_listener_unsteer(struct irdma_cm *cm, struct irdma_cm_listener *l)
@@ -1402,7 +1435,9 @@ static void irdma_cm_listener_unsteer(struct irdma_cm *cm, struct irdma_cm_liste
  * @backlog: connections kept waiting for the consumer at most
  *
  * A wildcard address listens on every address of the function's netdev
- * and of the VLANs on it, as they are now.
+ * and of the VLANs on it, a specific one on itself; the listener follows
+ * the addresses as they come and go, and the netdevs as they go up and
+ * down.
  *
  * Context: process context; sleeps.
  * Return: 0, -ENOMEM when a listener has the address and port already
@@ -1444,7 +1479,7 @@ int irdma_cm_listen(struct iw_cm_id *cm_id, int backlog)
 		err = -ENOMEM;
 		goto err_free;
 	}
-	n = irdma_cm_listen_addrs(cm, l, l->syn, IRDMA_CM_MAX_ADDRS);
+	n = irdma_cm_listen_first(cm, l, l->syn, IRDMA_CM_MAX_ADDRS);
 	for (i = 0; i < n; i++) {
 		if (irdma_qhash_manage(cm->fn, &l->syn[i], IRDMA_CM_TABLE_ADD))
 			break;
@@ -1492,9 +1527,9 @@ static bool irdma_cm_syn_has(const struct irdma_qhash_info *set, u32 n,
 }
 
 /*
- * A wildcard listener's entries made to match the addresses the netdev
- * and its VLANs have now: those gone are deleted, new ones added (as
- * upstream's address notifiers do).
+ * A listener's entries made to match the addresses it listens on that the
+ * netdev and its VLANs have now: those gone are deleted, new ones added
+ * (as upstream's address notifiers do).
  */
 static void irdma_cm_listener_resync(struct irdma_cm *cm, struct irdma_cm_listener *l,
 				     struct irdma_qhash_info *now)
@@ -1528,7 +1563,7 @@ static void irdma_cm_addr_work(struct work_struct *work)
 		return;
 	mutex_lock(&cm->listen_mutex);
 	list_for_each_entry(l, &cm->listeners, entry)
-		if (l->wildcard && !READ_ONCE(cm->stopping))
+		if (!READ_ONCE(cm->stopping))
 			irdma_cm_listener_resync(cm, l, now);
 	mutex_unlock(&cm->listen_mutex);
 	kfree(now);
@@ -1538,7 +1573,7 @@ static void irdma_cm_addr_work(struct work_struct *work)
  * irdma_cm_addrs_changed - an address of the function's netdev or of a
  *	VLAN on it came or went, or one of them went up or down
  * @iwdev: the device, held registered by the caller
- * @can_sleep: the wildcard listeners follow before the call returns (as
+ * @can_sleep: the listeners follow before the call returns (as
  *	upstream's IPv4 notifier has them: an address is listened on once
  *	it is added); else in the manager's work queue
  *
@@ -1555,6 +1590,112 @@ void irdma_cm_addrs_changed(struct irdma_device *iwdev, bool can_sleep)
 		irdma_cm_addr_work(&cm->addr_work);
 	else
 		queue_work(cm->wq, &cm->addr_work);
+}
+
+/* An address removed: the connections on it end. */
+struct irdma_cm_addr_gone {
+	struct work_struct work;
+	struct irdma_cm *cm;
+	bool ipv4;
+	u32 ip[4];
+	u16 vlan;
+};
+
+static bool irdma_cm_conn_on(const struct irdma_cm_conn *c,
+			     const struct irdma_cm_addr_gone *g)
+{
+	return c->ipv4 == g->ipv4 && c->vlan == g->vlan &&
+	       !memcmp(c->loc_ip, g->ip, sizeof(g->ip));
+}
+
+/*
+ * The next connection on the removed address: one still opening is aborted
+ * here (a reset to the peer; an active open fails); an offloaded one's
+ * QP is returned, held, for the caller to fail.
+ * Context: under the manager's lock.
+ */
+static struct irdma_qp *irdma_cm_next_on_addr(struct irdma_cm *cm,
+					      const struct irdma_cm_addr_gone *g)
+{
+	struct irdma_cm_conn *c;
+
+	list_for_each_entry(c, &cm->conns, entry) {
+		if (c->gone || c->addr_gone || !irdma_cm_conn_on(c, g))
+			continue;
+		c->addr_gone = true;
+		if (c->node.state < IRDMA_CM_OFFLOADED && !c->accepted)
+			irdma_cm_node_abort(&c->node);
+		else if (c->qp && refcount_inc_not_zero(&c->qp->refs))
+			return c->qp;
+	}
+	return NULL;
+}
+
+/*
+ * Each offloaded connection's QP goes to error as a consumer's would: the
+ * connection is reset (the port being up) and its close reported, one at
+ * a time, the lock let go for the QP's command.
+ */
+static void irdma_cm_addr_gone_work(struct work_struct *work)
+{
+	struct irdma_cm_addr_gone *g = container_of(work, struct irdma_cm_addr_gone, work);
+	struct irdma_cm *cm = g->cm;
+	struct irdma_qp *qp;
+
+	for (;;) {
+		spin_lock(&cm->lock);
+		qp = irdma_cm_next_on_addr(cm, g);
+		spin_unlock(&cm->lock);
+		if (!qp)
+			break;
+		ibdev_dbg(&cm->iwdev->ibdev, "CM: QP %u: its local address was removed\n",
+			  qp->id);
+		irdma_qp_iwarp_fail(qp, true);
+		irdma_cm_qp_closing(qp, true);
+		irdma_qp_put(qp);
+	}
+	kfree(g);
+}
+
+/**
+ * irdma_cm_addr_removed - an address of the function's netdev, or of a
+ *	VLAN on it, was removed: the connections on it end
+ * @iwdev: the device, held registered by the caller
+ * @dev: the netdev that had the address
+ * @ipv4: an IPv4 address
+ * @addr: the address (a __be32 or a struct in6_addr)
+ *
+ * Connections still opening are aborted; offloaded ones have their QPs
+ * moved to error, which resets them, as upstream's address notifiers do.
+ * Upstream matches the connections of no VLAN whatever netdev had the
+ * address; here the address's own VLAN is matched.
+ *
+ * Context: any (the IPv6 address notifier's is atomic): the work is the
+ * manager's work queue's.
+ */
+void irdma_cm_addr_removed(struct irdma_device *iwdev, struct net_device *dev,
+			   bool ipv4, const void *addr)
+{
+	struct irdma_cm *cm = READ_ONCE(iwdev->fn.cm);
+	struct irdma_cm_addr_gone *g;
+	int i;
+
+	if (!cm || READ_ONCE(cm->stopping))
+		return;
+	g = kzalloc(sizeof(*g), GFP_ATOMIC);
+	if (!g)
+		return;
+	INIT_WORK(&g->work, irdma_cm_addr_gone_work);
+	g->cm = cm;
+	g->ipv4 = ipv4;
+	g->vlan = is_vlan_dev(dev) ? vlan_dev_vlan_id(dev) : IRDMA_CM_NO_VLAN;
+	if (ipv4) {
+		g->ip[3] = ntohl(*(const __be32 *)addr);
+	} else {
+		for (i = 0; i < 4; i++)
+			g->ip[i] = ntohl(((const struct in6_addr *)addr)->s6_addr32[i]);
+	}
+	queue_work(cm->wq, &g->work);
 }
 
 /**

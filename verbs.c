@@ -648,20 +648,24 @@ void irdma_ib_unregister_device(struct irdma_device *iwdev)
 
 /*
  * An address of @dev came or went, or @dev went up or down: if @dev is a
- * function's netdev or a VLAN on one, its wildcard listeners follow, by
- * the time this returns if @can_sleep (process context).
+ * function's netdev or a VLAN on one, its listeners follow, by
+ * the time this returns if @can_sleep (process context). @gone, if not
+ * NULL, is an address @dev lost (IPv4 if @ipv4): its connections end.
  */
-static void irdma_addrs_changed(struct net_device *dev, bool can_sleep)
+static void irdma_addrs_changed(struct net_device *dev, bool can_sleep,
+				bool ipv4, const void *gone)
 {
+	struct net_device *real = is_vlan_dev(dev) ? vlan_dev_real_dev(dev) : dev;
 	struct ib_device *ibdev;
 
-	if (is_vlan_dev(dev))
-		dev = vlan_dev_real_dev(dev);
-	ibdev = ib_device_get_by_netdev(dev, RDMA_DRIVER_IRDMA);
+	ibdev = ib_device_get_by_netdev(real, RDMA_DRIVER_IRDMA);
 	if (!ibdev)
 		return;
-	if (ibdev->ops.owner == THIS_MODULE)
+	if (ibdev->ops.owner == THIS_MODULE) {
 		irdma_cm_addrs_changed(to_iwdev(ibdev), can_sleep);
+		if (gone)
+			irdma_cm_addr_removed(to_iwdev(ibdev), dev, ipv4, gone);
+	}
 	ib_device_put(ibdev);
 }
 
@@ -671,7 +675,8 @@ static int irdma_inetaddr_event(struct notifier_block *nb, unsigned long event,
 	const struct in_ifaddr *ifa = ptr;
 
 	if (event == NETDEV_UP || event == NETDEV_DOWN)
-		irdma_addrs_changed(ifa->ifa_dev->dev, true);
+		irdma_addrs_changed(ifa->ifa_dev->dev, true, true,
+				    event == NETDEV_DOWN ? &ifa->ifa_local : NULL);
 	return NOTIFY_DONE;
 }
 
@@ -681,7 +686,8 @@ static int irdma_inet6addr_event(struct notifier_block *nb, unsigned long event,
 	const struct inet6_ifaddr *ifa = ptr;
 
 	if (event == NETDEV_UP || event == NETDEV_DOWN)
-		irdma_addrs_changed(ifa->idev->dev, false);
+		irdma_addrs_changed(ifa->idev->dev, false, false,
+				    event == NETDEV_DOWN ? &ifa->addr : NULL);
 	return NOTIFY_DONE;
 }
 
@@ -702,7 +708,7 @@ static int irdma_netdevice_event(struct notifier_block *nb, unsigned long event,
 	if (event != NETDEV_UP && event != NETDEV_DOWN)
 		return NOTIFY_DONE;
 	/* Addresses of a netdev down are not listened on. */
-	irdma_addrs_changed(netdev, false);
+	irdma_addrs_changed(netdev, false, false, NULL);
 	ibdev = ib_device_get_by_netdev(netdev, RDMA_DRIVER_IRDMA);
 	if (!ibdev)
 		return NOTIFY_DONE;

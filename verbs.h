@@ -573,6 +573,8 @@ int irdma_cm_reject(struct iw_cm_id *cm_id, const void *pdata, u8 len);
 int irdma_cm_listen(struct iw_cm_id *cm_id, int backlog);
 int irdma_cm_unlisten(struct iw_cm_id *cm_id);
 void irdma_cm_addrs_changed(struct irdma_device *iwdev, bool can_sleep);
+void irdma_cm_addr_removed(struct irdma_device *iwdev, struct net_device *dev,
+			   bool ipv4, const void *addr);
 void irdma_cm_qp_closing(struct irdma_qp *qp, bool now);
 void irdma_cm_qp_ae(struct irdma_qp *qp, u16 code, u8 tcp_state, bool error);
 int irdma_qp_iwarp_rts(struct irdma_qp *qp);
