@@ -386,8 +386,8 @@ static void irdma_iwcm_ilq_loopback_test(struct kunit *test)
 	irdma_build_ah(&cmd, &ah, IRDMA_CQPOP_CREATE_ADDR_HANDLE);
 	KUNIT_ASSERT_EQ(test, iwcm_cqp(fn, &cmd), 0);
 	KUNIT_EXPECT_EQ(test, irdma_puda_send(ilq, ah_id, &seg, sizeof(seg), sizeof(seg)), 0);
-	for (i = 0; i < 500 && !READ_ONCE(ilq->stats.tx_errors); i++)
-		msleep(10);
+	for (i = 0; i < 250 && !READ_ONCE(ilq->stats.tx_errors); i++)
+		msleep(20);
 	KUNIT_EXPECT_EQ(test, ilq->stats.tx_errors, 1);
 	KUNIT_EXPECT_EQ(test, e->sdev->stats.uda_tx, 0);
 	irdma_build_manage_arp(&cmd, ah.arp_idx, ndev->dev_addr);
