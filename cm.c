@@ -432,14 +432,42 @@ static bool irdma_cm_ip_any(const u32 *ip)
 	return !(ip[0] | ip[1] | ip[2] | ip[3]);
 }
 
-/* The VLAN of the function's netdev (or a VLAN on it) owning an IPv4 address. */
+/* The VLAN on the function's netdev that owns an IPv6 address, if one does. */
+static u16 irdma_cm_addr6_vlan(struct net_device *nd, const u32 *ip)
+{
+	u16 vlan = IRDMA_CM_NO_VLAN;
+#if IS_ENABLED(CONFIG_IPV6)
+	struct net_device *dev;
+	struct in6_addr a;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		a.s6_addr32[i] = htonl(ip[i]);
+	rcu_read_lock();
+	for_each_netdev_rcu(dev_net(nd), dev) {
+		if (!is_vlan_dev(dev) || vlan_dev_real_dev(dev) != nd)
+			continue;
+		if (ipv6_chk_addr(dev_net(nd), &a, dev, 1)) {
+			vlan = vlan_dev_vlan_id(dev);
+			break;
+		}
+	}
+	rcu_read_unlock();
+#endif
+	return vlan;
+}
+
+/*
+ * The VLAN of a local address: that of the VLAN on the function's netdev
+ * owning it, none if the netdev itself (or no device of ours) does.
+ */
 static u16 irdma_cm_addr_vlan(struct irdma_cm *cm, bool ipv4, const u32 *ip)
 {
 	struct net_device *nd = cm->fn->res.netdev, *dev;
 	u16 vlan = IRDMA_CM_NO_VLAN;
 
 	if (!ipv4)
-		return vlan;
+		return irdma_cm_addr6_vlan(nd, ip);
 	rcu_read_lock();
 	dev = __ip_dev_find(dev_net(nd), htonl(ip[3]), false);
 	if (dev && is_vlan_dev(dev) && vlan_dev_real_dev(dev) == nd)

@@ -400,6 +400,57 @@ iwarp_wildcard_addrs() {
 	echo "ok: a listener on an address follows it as it goes and comes back"
 }
 
+# A VLAN on each netdev (id 10; vlFN, a name sysctl can take), with an IPv4 and an IPv6 address on
+# each, routed as iwarp_hosts_net routes the netdevs' own: rping over
+# each family from DEV0 to DEV1, the connection's frames tagged both
+# ways. A side that left the tag off (its SYN, MPA or offloaded frames)
+# would miss the peer's quad hash entries and QP, which are the VLAN's:
+# the stock driver's in iwarp-interop, where each side is the other's
+# judge.
+iwarp_vlan() {
+	local v0=vl$FN0 v1=vl$FN1 a4=192.168.81.1 p4=192.168.81.2 \
+		a6=fd00:81::1 p6=fd00:81::2 c
+
+	vlan_down() {
+		ip link del "vl$FN0" 2>/dev/null
+		ip link del "vl$FN1" 2>/dev/null
+		ip -6 rule del pref 13 2>/dev/null
+		ip -6 rule del pref 14 2>/dev/null
+		ip -6 rule add pref 0 lookup local 2>/dev/null
+		ip -6 rule del pref 1000 2>/dev/null
+		ip rule del pref 13 2>/dev/null
+		ip rule del pref 14 2>/dev/null
+		:
+	}
+	at_exit vlan_down
+	ip link add link $NET0 name $v0 type vlan id 10 || fail "VLAN 10 on $NET0"
+	ip link add link $NET1 name $v1 type vlan id 10 || fail "VLAN 10 on $NET1"
+	for c in $v0 $v1; do
+		sysctl -qw net.ipv4.conf.$c.rp_filter=0 net.ipv4.conf.$c.accept_local=1 \
+			net.ipv6.conf.$c.accept_dad=0 || fail "sysctl for $c"
+		ip link set $c up
+	done
+	ip addr add $a4/32 dev $v0 && ip addr add $p4/32 dev $v1 &&
+		ip -6 addr add $a6/128 dev $v0 nodad && ip -6 addr add $p6/128 dev $v1 nodad ||
+		fail "addresses on the VLANs"
+	ip rule add pref 13 iif lo to $p4 lookup 102 &&
+		ip route add $p4 dev $v0 src $a4 table 102 &&
+		ip rule add pref 14 iif lo to $a4 lookup 103 &&
+		ip route add $a4 dev $v1 src $p4 table 103 || fail "IPv4 routes on the VLANs"
+	ip -6 rule add pref 13 iif lo to $p6 lookup 102 &&
+		ip -6 route add $p6 dev $v0 src $a6 table 102 &&
+		ip -6 rule add pref 14 iif lo to $a6 lookup 103 &&
+		ip -6 route add $a6 dev $v1 src $p6 table 103 &&
+		ip -6 rule add pref 1000 lookup local &&
+		ip -6 rule del pref 0 || fail "IPv6 routes on the VLANs"
+	ping -c 1 -W 5 $p4 >/dev/null || fail "no ping to $p4 on VLAN 10"
+	ping -6 -c 1 -W 5 $p6 >/dev/null || fail "no ping to $p6 on VLAN 10"
+	rping_run "rping on VLAN 10 from $DEV0 to $DEV1" $p4 $a4
+	rping_run "rping over IPv6 on VLAN 10 from $DEV0 to $DEV1" $p6 $a6
+	rping_run "rping over IPv6 on VLAN 10 from $DEV1 to $DEV0" $a6 $p6
+	vlan_down
+}
+
 # The whole of it: both devices iWARP, the hosts' network, the traffic,
 # the storm, and no cm_id left.
 iwarp_run() {
@@ -408,6 +459,8 @@ iwarp_run() {
 	iwarp_hosts_net
 	iwarp_traffic
 	echo "[${SECONDS}s] ucmatose done"
+	iwarp_vlan
+	echo "[${SECONDS}s] VLAN done"
 	iwarp_storm
 	echo "[${SECONDS}s] storm done"
 	expect_eq "cm_ids left" "$(rdma resource show cm_id 2>/dev/null | grep -c irdma)" 0
