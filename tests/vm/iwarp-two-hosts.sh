@@ -9,11 +9,13 @@
 # their RDMA traffic: rping with its data checked, to a function's own
 # address and between the functions both ways, a closed port's refusal,
 # perftest's rdma_cm mode (send, write, read; bandwidth to 8 MiB and
-# latency; bandwidth at 64 KiB alone on the sanitizing kernel), ucmatose
-# with four connections each way, the close of each connection (FINs on
-# the wire), a storm of 100 connect/disconnect cycles (20 on the
-# sanitizing kernel), and listeners, wildcard and specific, across an
-# address added and removed, the removal ending a live connection on it.
+# latency; read bandwidth at 64 KiB alone on the sanitizing kernel),
+# ucmatose with four connections each way (one way on the sanitizing
+# kernel), the close of each connection (FINs on the wire), rping on a
+# VLAN over IPv4 and IPv6, a storm of 100 connect/disconnect cycles (10
+# on the sanitizing kernel), and listeners, wildcard and specific, across
+# an address added and removed, the removal ending a live connection on
+# it.
 . "$IRDMA_REPO/tests/vm/lib.sh"
 require rping ucmatose rdma ibv_devinfo
 

@@ -51,6 +51,14 @@ skip() {
 	exit 4
 }
 
+# The sanitizing kernel (KASAN, lockdep, kmemleak: kmemleak says which):
+# a round of anything costs several times Debian's there, so a test
+# repeats less on it, each repetition still checked (the counts on
+# Debian's kernel are for the stock driver, and for scale).
+sanitizing() {
+	[ -e /sys/kernel/debug/kmemleak ]
+}
+
 # The tools a test needs, or a skip.
 require() {
 	local tool

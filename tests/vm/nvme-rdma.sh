@@ -3,8 +3,8 @@
 # NVMe over RDMA in loopback on the simulated function's address: the
 # kernel's nvmet-rdma target over a RAM-backed null_blk namespace, the
 # nvme-rdma host connected with nvme-cli; fio writes a pattern and reads it
-# back verified. Run with nvmet-rdma's use_srq off, then on, then (our
-# driver) on a function with the simulator's SRQ extension, where the
+# back verified. Run with nvmet-rdma's use_srq off, then on (but on the
+# sanitizing kernel), then (our driver) on a function with the simulator's SRQ extension, where the
 # target's receives go through shared receive queues. Afterwards
 # everything disconnects and unloads with a clean kernel log.
 . "$IRDMA_REPO/tests/vm/lib.sh"
@@ -15,7 +15,7 @@ NQN=irdma-sim-nvme
 # fio's random 4 KiB writes, verified: 4 MiB, 1 MiB on the sanitizing
 # kernel (some 15 ms an I/O there; the paths are the same).
 FIO_MIB=4
-[ -e /sys/kernel/debug/kmemleak ] && FIO_MIB=1
+sanitizing && FIO_MIB=1
 
 modprobe configfs 2>/dev/null
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config ||
@@ -79,8 +79,10 @@ run_io() {
 
 run_io 0
 # With use_srq on, nvmet-rdma shares receive queues if the device has SRQs.
+# The E810 has none, so the driver sees what use_srq=0 showed it: not run
+# again on the sanitizing kernel (the SRQ extension's round below is).
 echo "device max_srq: $(devinfo_field irdma0 max_srq)"
-run_io 1
+sanitizing || run_io 1
 expect_eq "QPs left on irdma0" "$(rdma resource show qp 2>/dev/null | grep -c 'irdma0.*type RC')" 0
 namespace_down
 unload_stack

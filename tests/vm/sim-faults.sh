@@ -2,7 +2,7 @@
 # drivers: ours ours-ice stock
 # A CQP command failing at any step of bring-up makes that probe fail
 # cleanly, and the next probe succeeds; a function reset unplugs and
-# replugs the RDMA function; the modules load and unload 20 times (10
+# replugs the RDMA function; the modules load and unload 20 times (5
 # under the sanitizing kernel).
 . "$IRDMA_REPO/tests/vm/lib.sh"
 
@@ -56,8 +56,7 @@ echo "ok: function reset"
 
 unload_stack
 
-# Ten of them under the sanitizing kernel (kmemleak's there), where each
-# takes seconds.
+# Five of them under the sanitizing kernel, where each takes seconds.
 n=20
-[ -e /sys/kernel/debug/kmemleak ] && n=10
+sanitizing && n=5
 cycles $n load_stack unload_stack

@@ -55,7 +55,7 @@ PT="-d irdma0 -x $GIDX -F"
 # sanitizing kernel, where the simulator's copies under KASAN made these
 # three runs most of the test's time; the paths are the same).
 n_all=10
-[ -e /sys/kernel/debug/kmemleak ] && n_all=5
+sanitizing && n_all=5
 for t in ib_send_bw ib_write_bw ib_read_bw; do
 	pair "$t -a" $t $PT -a -n $n_all
 	grep -E '^ +8388608 ' "/tmp/cli.${t}_-a" || fail "$t did not reach 8 MiB"
