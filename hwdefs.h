@@ -720,9 +720,18 @@ static inline struct irdma_stat_loc irdma_stat_loc(enum irdma_hw_stat stat)
 #define IRDMA_QPCMD_MACVALID		BIT_ULL(51)
 #define IRDMA_QPCMD_REMOVEHASHENTRY	BIT_ULL(55)
 #define IRDMA_QPCMD_TERMACT		GENMASK_ULL(57, 56)
+#define IRDMA_QPCMD_TERMLEN		GENMASK_ULL(51, 48)	/* qword 1 */
 #define IRDMA_QPCMD_RESETCON		BIT_ULL(58)	/* send a TCP reset */
 #define IRDMA_QPCMD_ARPTABIDXVALID	BIT_ULL(59)
 #define IRDMA_QPCMD_NEXTIWSTATE		GENMASK_ULL(62, 60)
+
+/* MODIFY_QP to TERMINATE: what the engine sends (TERMACT). */
+enum irdma_term_action {
+	IRDMA_TERM_SEND_TERM_AND_FIN = 0,
+	IRDMA_TERM_SEND_TERM_ONLY = 1,
+	IRDMA_TERM_SEND_FIN_ONLY = 2,
+	IRDMA_TERM_SEND_NOTHING = 3,
+};
 
 /* QP types as the CQP and the context know them. */
 enum irdma_qp_hw_type {

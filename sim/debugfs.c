@@ -73,6 +73,8 @@ static int isim_stats_show(struct seq_file *m, void *data)
 		   sdev->stats.iwarp_fin_tx, sdev->stats.iwarp_fin_rx,
 		   sdev->stats.iwarp_rst_tx, sdev->stats.iwarp_rst_rx,
 		   sdev->stats.iwarp_unreached);
+	seq_printf(m, "iwarp_term_tx %llu\niwarp_term_rx %llu\n",
+		   sdev->stats.iwarp_term_tx, sdev->stats.iwarp_term_rx);
 	seq_printf(m, "qps_suspended %llu\nqps_resumed %llu\nresets %llu\n",
 		   sdev->stats.qps_suspended, sdev->stats.qps_resumed,
 		   sdev->stats.resets);

@@ -369,6 +369,29 @@ void isim_aeq_post_tcp(struct isim_dev *sdev, u32 code, const struct isim_qp *qp
 }
 
 /**
+ * isim_aeq_post_q2 - post an iWARP QP's asynchronous event about a frame
+ *	the engine wrote into the QP's Q2 buffer (the AEQE says so)
+ * @sdev: the simulated function
+ * @code: the AE code
+ * @qp: the QP
+ */
+void isim_aeq_post_q2(struct isim_dev *sdev, u32 code, const struct isim_qp *qp)
+{
+	u64 aeqe[2] = {
+		0,
+		FIELD_PREP(IRDMA_AEQE_QPCQID_LOW, qp->id) |
+		FIELD_PREP(IRDMA_AEQE_QPCQID_HI, qp->id >> 18) |
+		FIELD_PREP(IRDMA_AEQE_AECODE, code) |
+		FIELD_PREP(IRDMA_AEQE_AESRC, IRDMA_AE_SOURCE_RSVD) |
+		FIELD_PREP(IRDMA_AEQE_IWSTATE, qp->state) |
+		FIELD_PREP(IRDMA_AEQE_TCPSTATE, qp->tcp.state) |
+		FIELD_PREP(IRDMA_AEQE_Q2DATA, 1),
+	};
+
+	isim_eq_post(sdev, &sdev->aeq, IRDMA_PFINT_AEQCTL, aeqe, 2);
+}
+
+/**
  * isim_fault_queue_ae - have the engine raise an asynchronous event
  * @sdev: the simulated function
  * @code: the AE code

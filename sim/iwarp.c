@@ -41,6 +41,8 @@
 #define ISIM_IWARP_GIVE_UP	(8 * HZ)
 #define ISIM_IWARP_RETRY	msecs_to_jiffies(1)
 
+static void isim_iwarp_carry(struct isim_qp *from, struct isim_qp *to, u32 bytes);
+
 /* DDP/RDMAP headers: tagged (write, read response), untagged (send). */
 #define ISIM_DDP_TAGGED_HDR	14
 #define ISIM_DDP_UNTAGGED_HDR	18
@@ -105,6 +107,7 @@ static int isim_iwarp_load(struct isim_dev *sdev, struct isim_qp *qp, u64 ctx_pa
 	c->rcv_nxt = FIELD_GET(IRDMA_QPC_TCP_LO, q);
 	c->rcv_wnd = FIELD_GET(IRDMA_QPC_TCP_HI, q);
 	c->snd_una = FIELD_GET(IRDMA_QPC_TCP_HI, le64_to_cpu(ctx[12]));
+	c->q2_pa = FIELD_GET(IRDMA_QPC_Q2ADDR, le64_to_cpu(ctx[18])) << 8;
 	/* A connection, open, between two ports, with room for an FPDU. */
 	if (c->state != IRDMA_TCP_STATE_ESTABLISHED || !c->local_port ||
 	    !c->remote_port || c->mss < 128 || c->rcv_wscale > 14)
@@ -179,17 +182,191 @@ static void isim_iwarp_reset(struct isim_dev *sdev, struct isim_qp *qp)
 	qp->tcp.fin_pending = false;
 }
 
+/*
+ * TERMINATE (RFC 5040, 5041): an RDMAP message on DDP's untagged queue 2,
+ * message 1, offset 0, whose payload is the Terminate control word and
+ * what the sender copied of the offending headers, from its Q2 buffer.
+ * The engine that takes one writes the frame, as it came and untagged,
+ * into its QP's Q2 buffer at ISIM_Q2_FRAME_OFFSET and raises
+ * LLP_TERMINATE_RECEIVED (Q2 data written), the QP stopped (TERMINATE).
+ */
+#define ISIM_TERM_QN		2
+#define ISIM_TERM_MSN		1
+#define ISIM_RDMAP_TERMINATE	7
+#define ISIM_DDP_CTL_LAST_V1	0x41	/* untagged, last segment, DDP version 1 */
+#define ISIM_RDMAP_V1		0x40	/* RDMAP version 1, in the control byte */
+#define ISIM_Q2_FRAME_OFFSET	72
+#define ISIM_TERM_CTRL		4	/* the Terminate control word */
+#define ISIM_TERM_MAX		15	/* TERMLEN's four bits */
+/* What of the frame goes to Q2: Ethernet, IPv6, TCP, the FPDU. */
+#define ISIM_Q2_FRAME_MAX	(ETH_HLEN + 40 + 20 + 2 + ISIM_DDP_UNTAGGED_HDR + \
+				 ISIM_TERM_MAX + 3 + 4)
+
+struct isim_term_fpdu {
+	__be16 ulpdu_len;
+	u8 ddp_ctl;
+	u8 rdmap_ctl;
+	__be32 rsvd_ulp;
+	__be32 qn;
+	__be32 msn;
+	__be32 mo;
+	u8 payload[];
+} __packed;
+
+/* The TERMINATE FPDU of @len payload bytes, as a segment of the connection. */
+static struct tcphdr *isim_iwarp_term_seg(struct isim_qp *qp, const u8 *payload,
+					  u32 len, u32 *seg_len)
+{
+	struct isim_tcp_conn *c = &qp->tcp;
+	u32 fpdu = round_up(sizeof(struct isim_term_fpdu) + len, 4) + 4;
+	struct isim_term_fpdu *t;
+	struct tcphdr *th;
+
+	th = kzalloc(sizeof(*th) + fpdu, GFP_KERNEL);
+	if (!th)
+		return NULL;
+	th->source = htons(c->local_port);
+	th->dest = htons(c->remote_port);
+	th->seq = htonl(c->snd_nxt);
+	th->ack_seq = htonl(c->rcv_nxt);
+	th->doff = sizeof(*th) / 4;
+	tcp_flag_byte(th) = TCPHDR_ACK | TCPHDR_PSH;
+	th->window = htons(min(c->rcv_wnd >> c->rcv_wscale, 0xffffU));
+	t = (struct isim_term_fpdu *)(th + 1);
+	t->ulpdu_len = htons(ISIM_DDP_UNTAGGED_HDR + len);
+	t->ddp_ctl = ISIM_DDP_CTL_LAST_V1;
+	t->rdmap_ctl = ISIM_RDMAP_V1 | ISIM_RDMAP_TERMINATE;
+	t->qn = htonl(ISIM_TERM_QN);
+	t->msn = htonl(ISIM_TERM_MSN);
+	memcpy(t->payload, payload, len);
+	/* The CRC is the wire's: the engines check it there, no driver reads it. */
+	*seg_len = sizeof(*th) + fpdu;
+	return th;
+}
+
+/*
+ * The peer's QP takes the TERMINATE: the frame into its Q2 buffer, the QP
+ * stopped, and its driver told. -EAGAIN while the peer's engine is busy.
+ */
+static int isim_iwarp_term_deliver(struct isim_dev *sdev, struct isim_qp *qp,
+				   const struct tcphdr *th, u32 seg_len)
+{
+	struct isim_result r = {};
+	struct isim_wire_addr a = {
+		.ipv4 = qp->ipv4,
+		.tos = qp->tcp.tos,
+		.ttl = qp->tcp.ttl,
+	};
+	struct isim_qp *dqp;
+	struct isim_dev *dst;
+	u8 *frame;
+	int len;
+
+	dst = isim_iwarp_peer(sdev, qp, &dqp, &r);
+	if (!dst)
+		return r.busy ? -EAGAIN : -ENXIO;
+	memcpy(a.src_ip, qp->src_ip, sizeof(a.src_ip));
+	memcpy(a.dest_ip, qp->dest_ip, sizeof(a.dest_ip));
+	ether_addr_copy(a.smac, qp->mac);
+	u64_to_ether_addr(sdev->hmc.arp[qp->arp_idx], a.dmac);
+	frame = kzalloc(ISIM_Q2_FRAME_MAX, GFP_KERNEL);
+	len = frame ? isim_wire_tcp_image(&a, th, seg_len, frame, ISIM_Q2_FRAME_MAX) : -ENOMEM;
+	if (len > 0 && dqp->tcp.q2_pa &&
+	    !isim_dma_write(dst, dqp->tcp.q2_pa + ISIM_Q2_FRAME_OFFSET, frame, len)) {
+		isim_iwarp_carry(qp, dqp, seg_len - sizeof(*th));
+		dqp->state = IRDMA_QPS_TERMINATE;
+		dqp->tcp.fin_pending = false;
+		dst->stats.iwarp_term_rx++;
+		isim_aeq_post_q2(dst, IRDMA_AE_LLP_TERMINATE_RECEIVED, dqp);
+		len = 0;
+	}
+	kfree(frame);
+	isim_peer_put(sdev, dst);
+	return len < 0 ? len : 0;
+}
+
+/* The FIN a TERMINATE's sender (or receiver) closes its half with, now. */
+static void isim_iwarp_term_fin(struct isim_dev *sdev, struct isim_qp *qp)
+{
+	struct isim_tcp_conn *c = &qp->tcp;
+
+	if (c->state != IRDMA_TCP_STATE_ESTABLISHED &&
+	    c->state != IRDMA_TCP_STATE_CLOSE_WAIT)
+		return;
+	c->fin_pending = true;
+	isim_iwarp_sq_empty(sdev, qp);
+}
+
+/**
+ * isim_iwarp_term_tx - send the TERMINATE a QP holds, then its FIN if
+ *	asked, and report it sent (whether or not the peer was there)
+ * @sdev: the simulated function
+ * @qp: the QP, its TERMINATE pending
+ *
+ * Context: under the engine lock.
+ * Return: false while the peer's engine is busy (the next step tries again).
+ */
+bool isim_iwarp_term_tx(struct isim_dev *sdev, struct isim_qp *qp)
+{
+	struct isim_tcp_conn *c = &qp->tcp;
+	struct tcphdr *th = NULL;
+	u32 seg_len;
+	int err = -ENXIO;
+
+	if (isim_tcp_synced(c->state)) {
+		th = isim_iwarp_term_seg(qp, c->term_msg, c->term_len, &seg_len);
+		err = th ? isim_iwarp_term_deliver(sdev, qp, th, seg_len) : -ENOMEM;
+		kfree(th);
+		if (err == -EAGAIN || err == -ENOMEM)
+			return false;
+	}
+	if (!err)
+		sdev->stats.iwarp_term_tx++;
+	c->term_pending = false;
+	isim_aeq_post_tcp(sdev, IRDMA_AE_TERMINATE_SENT, qp, IRDMA_AE_SOURCE_RSVD, 0);
+	if (c->term_fin)
+		isim_iwarp_term_fin(sdev, qp);
+	return true;
+}
+
+/*
+ * MODIFY_QP to TERMINATE: TERMACT says what goes, the TERMINATE message
+ * (TERMLEN bytes of Q2, at least its control word), the FIN, both or
+ * neither. The message goes from the engine's next step (the peer's
+ * engine may be busy now); its FIN after it.
+ */
+static void isim_iwarp_terminate(struct isim_dev *sdev, struct isim_qp *qp, u8 act,
+				 u8 termlen)
+{
+	struct isim_tcp_conn *c = &qp->tcp;
+	bool msg = act == IRDMA_TERM_SEND_TERM_AND_FIN || act == IRDMA_TERM_SEND_TERM_ONLY;
+	bool fin = act == IRDMA_TERM_SEND_TERM_AND_FIN || act == IRDMA_TERM_SEND_FIN_ONLY;
+
+	if (!msg) {
+		if (fin)
+			isim_iwarp_term_fin(sdev, qp);
+		return;
+	}
+	c->term_len = clamp_t(u8, termlen, ISIM_TERM_CTRL, ISIM_TERM_MAX);
+	if (!c->q2_pa || isim_dma_read(sdev, c->q2_pa, c->term_msg, c->term_len))
+		memset(c->term_msg, 0, sizeof(c->term_msg));
+	c->term_fin = fin;
+	c->term_pending = true;
+	isim_engine_kick(sdev);
+}
+
 /**
  * isim_iwarp_modify - what MODIFY_QP does to an iWARP QP's connection
  * @sdev: the simulated function
  * @qp: the QP, its new state set
  * @hdr: the command's header
  * @ctx_pa: its context
+ * @termlen: the TERMINATE message's length in Q2 (qword 1's four bits)
  *
  * Return: 0, or the command's error code.
  */
 u16 isim_iwarp_modify(struct isim_dev *sdev, struct isim_qp *qp, u64 hdr,
-		      u64 ctx_pa)
+		      u64 ctx_pa, u8 termlen)
 {
 	struct isim_tcp_tuple t;
 
@@ -218,13 +395,13 @@ u16 isim_iwarp_modify(struct isim_dev *sdev, struct isim_qp *qp, u64 hdr,
 	case IRDMA_QPS_ERROR:
 		if (hdr & IRDMA_QPCMD_RESETCON)
 			isim_iwarp_reset(sdev, qp);
+		qp->tcp.term_pending = false;
 		qp->tcp.fin_pending = false;
 		qp->tcp.wait_pdu = false;
 		break;
 	case IRDMA_QPS_TERMINATE:
-		dev_warn_ratelimited(&sdev->dev,
-				     "QP %u: TERMINATE messages are not modelled\n", qp->id);
-		return ISIM_MIN_UNMODELLED;
+		isim_iwarp_terminate(sdev, qp, FIELD_GET(IRDMA_QPCMD_TERMACT, hdr), termlen);
+		break;
 	default:
 		break;
 	}
@@ -415,9 +592,10 @@ static void isim_iwarp_carry(struct isim_qp *from, struct isim_qp *to, u32 bytes
  * @dqp: the receiving QP
  * @op: the WQE's opcode
  * @len: the data's length
+ * @answered: a read's response came (else the peer refused its request)
  */
-void isim_iwarp_carried(struct isim_dev *dst, struct isim_qp *qp,
-			struct isim_qp *dqp, u8 op, u32 len)
+void isim_iwarp_carried(struct isim_dev *dst, struct isim_qp *qp, struct isim_qp *dqp,
+			u8 op, u32 len, bool answered)
 {
 	switch (op) {
 	case IRDMA_WQEOP_RDMA_READ:
@@ -425,6 +603,8 @@ void isim_iwarp_carried(struct isim_dev *dst, struct isim_qp *qp,
 		isim_iwarp_carry(qp, dqp, isim_iwarp_stream_len(ISIM_DDP_UNTAGGED_HDR,
 								ISIM_RDMA_READ_REQ,
 								qp->tcp.mss));
+		if (!answered)
+			break;
 		isim_iwarp_carry(dqp, qp, isim_iwarp_stream_len(ISIM_DDP_TAGGED_HDR, len,
 								dqp->tcp.mss));
 		qp->tcp.pdu_rcvd = true;

@@ -11,9 +11,16 @@
 #include "qp.h"
 #include "trace.h"
 
-/* Read the context's fields the engine uses. */
+/*
+ * Read the context's fields the engine uses: the CQs' when @cqs; the
+ * addresses (and the ARP entry) when @ip. An offloaded iWARP QP's are its
+ * connection's, in the TCP part of the context, which a MODIFY_QP without
+ * TOECTXVALID leaves alone: the stock driver rewrites the context without
+ * that part when an error event names an RQ WQE, then terminates the
+ * connection (it is not reread). ARPTABIDXVALID takes the ARP entry alone.
+ */
 static int isim_qp_load_ctx(struct isim_dev *sdev, struct isim_qp *qp, u64 ctx_pa,
-			    bool cqs)
+			    bool cqs, bool ip, bool arp)
 {
 	__le64 ctx[IRDMA_QP_CTX_SIZE / 8];
 	u64 q;
@@ -23,7 +30,8 @@ static int isim_qp_load_ctx(struct isim_dev *sdev, struct isim_qp *qp, u64 ctx_p
 		return -EFAULT;
 	trace_irdma_sim_qpctx(sdev->id, qp->id, ctx, ARRAY_SIZE(ctx));
 	q = le64_to_cpu(ctx[0]);
-	qp->ipv4 = !!(q & IRDMA_QPC_IPV4);
+	if (ip)
+		qp->ipv4 = !!(q & IRDMA_QPC_IPV4);
 	qp->pd = FIELD_GET(IRDMA_QPC_PDIDXHI, q) << 16 |
 		 FIELD_GET(IRDMA_QPC_PDIDX, le64_to_cpu(ctx[7]));
 	/* A push page must have been handed out. */
@@ -45,7 +53,7 @@ static int isim_qp_load_ctx(struct isim_dev *sdev, struct isim_qp *qp, u64 ctx_p
 		qp->scq = FIELD_GET(IRDMA_QPC_TXCQNUM, q);
 		qp->rcq = FIELD_GET(IRDMA_QPC_RXCQNUM, q);
 	}
-	for (i = 0; i < 2; i++) {
+	for (i = 0; ip && i < 2; i++) {
 		u64 d = le64_to_cpu(ctx[5 - i]), s = le64_to_cpu(ctx[24 - i]);
 
 		qp->dest_ip[2 * i] = FIELD_GET(IRDMA_QPC_IPADDR_HI, d);
@@ -53,7 +61,8 @@ static int isim_qp_load_ctx(struct isim_dev *sdev, struct isim_qp *qp, u64 ctx_p
 		qp->src_ip[2 * i] = FIELD_GET(IRDMA_QPC_IPADDR_HI, s);
 		qp->src_ip[2 * i + 1] = FIELD_GET(IRDMA_QPC_IPADDR_LO, s);
 	}
-	qp->arp_idx = FIELD_GET(IRDMA_QPC_ARPIDX, le64_to_cpu(ctx[6]));
+	if (ip || arp)
+		qp->arp_idx = FIELD_GET(IRDMA_QPC_ARPIDX, le64_to_cpu(ctx[6]));
 	qp->qs_handle = FIELD_GET(IRDMA_QPC_QSHANDLE, le64_to_cpu(ctx[22]));
 	q = le64_to_cpu(ctx[8]);
 	qp->dest_qp = FIELD_GET(IRDMA_QPC_DESTQP, q);
@@ -112,7 +121,7 @@ void isim_qp_create(struct isim_dev *sdev, const __le64 *wqe,
 	qp->rq.virt = qp->sq.virt;
 	qp->sq.levels = 1;
 	qp->rq.levels = 1;
-	if (isim_qp_load_ctx(sdev, qp, le64_to_cpu(wqe[2]), true) ||
+	if (isim_qp_load_ctx(sdev, qp, le64_to_cpu(wqe[2]), true, true, true) ||
 	    qp->sq_size < 8 || qp->rq_size < 1 ||
 	    (!qp->sq.virt && (!qp->sq.base || !qp->rq.base)) ||
 	    (type == IRDMA_QP_TYPE_UDA && (!qp->priv || qp->sq.virt)) ||
@@ -146,12 +155,17 @@ void isim_qp_modify(struct isim_dev *sdev, const __le64 *wqe,
 	if (!qp)
 		return isim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
 	if (isim_qp_load_ctx(sdev, qp, le64_to_cpu(wqe[2]),
-			     !!(hdr & IRDMA_QPCMD_CQNUMVALID)))
+			     !!(hdr & IRDMA_QPCMD_CQNUMVALID),
+			     qp->type != IRDMA_QP_TYPE_IWARP || !qp->tcp.offloaded ||
+			     (hdr & IRDMA_QPCMD_TOECTXVALID),
+			     !!(hdr & IRDMA_QPCMD_ARPTABIDXVALID)))
 		return isim_fail(res, ISIM_MIN_BAD_PARAM);
 	from = qp->state;
 	qp->state = FIELD_GET(IRDMA_QPCMD_NEXTIWSTATE, hdr);
 	if (qp->type == IRDMA_QP_TYPE_IWARP) {
-		u16 err = isim_iwarp_modify(sdev, qp, hdr, le64_to_cpu(wqe[2]));
+		u16 err = isim_iwarp_modify(sdev, qp, hdr, le64_to_cpu(wqe[2]),
+					    FIELD_GET(IRDMA_QPCMD_TERMLEN,
+						      le64_to_cpu(wqe[1])));
 
 		if (err) {
 			qp->state = from;

@@ -42,10 +42,14 @@ struct isim_msg {
 	const struct isim_ah *ah;
 };
 
-/* Outcome of one WQE: try again (peer busy, or RNR), or the errors. */
+/*
+ * Outcome of one WQE: try again (peer busy, or RNR), wait for what never
+ * comes (stall: an iWARP read the peer refused), or the errors.
+ */
 struct isim_result {
 	bool busy;
 	bool retry;
+	bool stall;
 	u16 req_ae;
 	u16 resp_ae;
 	bool len_valid;
@@ -86,15 +90,16 @@ void isim_peer_put(struct isim_dev *self, struct isim_dev *peer);
 
 /* iwarp.c */
 u16 isim_iwarp_modify(struct isim_dev *sdev, struct isim_qp *qp, u64 hdr,
-		      u64 ctx_pa);
+		      u64 ctx_pa, u8 termlen);
 void isim_iwarp_destroy(struct isim_dev *sdev, struct isim_qp *qp, u64 hdr);
 void isim_iwarp_sq_empty(struct isim_dev *sdev, struct isim_qp *qp);
+bool isim_iwarp_term_tx(struct isim_dev *sdev, struct isim_qp *qp);
 int isim_iwarp_lsmm(struct isim_dev *sdev, struct isim_qp *qp, u64 hdr,
 		    const void *data, u32 len);
 struct isim_dev *isim_iwarp_peer(struct isim_dev *sdev, struct isim_qp *qp,
 				 struct isim_qp **dqp, struct isim_result *r);
-void isim_iwarp_carried(struct isim_dev *dst, struct isim_qp *qp,
-			struct isim_qp *dqp, u8 op, u32 len);
+void isim_iwarp_carried(struct isim_dev *dst, struct isim_qp *qp, struct isim_qp *dqp,
+			u8 op, u32 len, bool answered);
 
 /* qp_rx.c */
 int isim_recv_peek(struct isim_dev *sdev, struct isim_qp *qp, __le64 *wqe,

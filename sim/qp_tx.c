@@ -457,7 +457,14 @@ static void isim_exec_read(struct isim_dev *sdev, struct isim_qp *qp,
 	}
 	err = isim_mem_copy(dst, &racc, raddr, buf, total, false);
 	if (err) {
-		r->req_ae = IRDMA_AE_IB_REMOTE_ACCESS_ERROR;
+		/*
+		 * iWARP has no error response: the peer terminates the
+		 * connection, and the read waits for its data till then.
+		 */
+		if (qp->type == IRDMA_QP_TYPE_IWARP)
+			r->stall = true;
+		else
+			r->req_ae = IRDMA_AE_IB_REMOTE_ACCESS_ERROR;
 		r->resp_ae = err > 0 ? err : IRDMA_AE_AMP_BOUNDS_VIOLATION;
 		goto out;
 	}
@@ -544,7 +551,9 @@ static void isim_exec_rc(struct isim_dev *sdev, struct isim_qp *qp, u8 op,
 		err = isim_mem_copy(dst, &racc, le64_to_cpu(wqe[2]), (void *)msg->data,
 				    msg->len, true);
 		if (err) {
-			r->req_ae = IRDMA_AE_IB_REMOTE_ACCESS_ERROR;
+			/* iWARP's writer learns of it from the peer's TERMINATE. */
+			if (!iwarp)
+				r->req_ae = IRDMA_AE_IB_REMOTE_ACCESS_ERROR;
 			r->resp_ae = err > 0 ? err : IRDMA_AE_AMP_BOUNDS_VIOLATION;
 			goto out;
 		}
@@ -560,10 +569,14 @@ static void isim_exec_rc(struct isim_dev *sdev, struct isim_qp *qp, u8 op,
 out:
 	if (!r->req_ae && !r->retry)
 		isim_count_msg(dst, qp->ipv4, r->len, false, r->rdma_stat);
-	if (iwarp && !r->req_ae && !r->resp_ae)
-		isim_iwarp_carried(dst, qp, dqp, op, r->len);
+	if (iwarp && !r->req_ae)
+		isim_iwarp_carried(dst, qp, dqp, op, r->len, !r->stall);
 	if (r->resp_ae) {
-		dqp->state = IRDMA_QPS_ERROR;
+		/*
+		 * An iWARP QP that finds an error stops and waits for its
+		 * driver to terminate the connection (MODIFY_QP to TERMINATE).
+		 */
+		dqp->state = iwarp ? IRDMA_QPS_TERMINATE : IRDMA_QPS_ERROR;
 		isim_aeq_post_tcp(dst, r->resp_ae, dqp, IRDMA_AE_SOURCE_RQ,
 				  dqp->rq_head << dqp->rq_shift);
 	}
@@ -751,7 +764,7 @@ static bool isim_sq_step(struct isim_dev *sdev, struct isim_qp *qp,
 	bool short_wqe;
 	u32 quanta, i;
 
-	if (!isim_valid(hdr, qp->sq_polarity) || qp->tcp.wait_pdu)
+	if (!isim_valid(hdr, qp->sq_polarity) || qp->tcp.wait_pdu || qp->tcp.read_lost)
 		return false;
 	if (qp->rnr_until && time_before(jiffies, qp->rnr_until))
 		return false;
@@ -773,6 +786,10 @@ static bool isim_sq_step(struct isim_dev *sdev, struct isim_qp *qp,
 	isim_exec(sdev, qp, wqe, &r);
 	if (r.busy)
 		return false;
+	if (r.stall) {
+		qp->tcp.read_lost = true;
+		return false;
+	}
 	/*
 	 * A user QP's short WQE its process would have run itself, had the
 	 * engine lock been free: it does not keep the threads quick.
@@ -834,6 +851,8 @@ static bool isim_sq_run(struct isim_dev *sdev, struct isim_qp *qp,
 
 	if (qp->suspended)
 		return false;
+	if (qp->tcp.term_pending)
+		return qp->state == IRDMA_QPS_TERMINATE && isim_iwarp_term_tx(sdev, qp);
 	if (qp->state == IRDMA_QPS_RTS && !isim_qset_live(sdev, qp->qs_handle)) {
 		/* No scheduler node: the SQ never gets a turn. */
 		if (isim_valid(isim_sq_wqe_hdr(sdev, qp, qp->sq_tail), qp->sq_polarity))

@@ -185,6 +185,13 @@ struct isim_cq {
  * @wait_pdu: the SQ waits for the peer's first PDU (the LSMM asked so)
  * @pdu_rcvd: the first PDU came
  * @fin_pending: a FIN goes once the SQ is empty (the QP is CLOSING)
+ * @read_lost: an RDMA read the peer found out of bounds waits at the SQ's
+ *	head for a response that never comes (the peer terminates)
+ * @q2_pa: the QP's Q2 buffer (the context's), where a TERMINATE taken goes
+ * @term_pending: a TERMINATE is to go (the peer's engine was busy)
+ * @term_fin: a FIN follows it
+ * @term_len: its payload's length
+ * @term_msg: its payload, read from Q2 when MODIFY_QP asked for it
  * @lost_since: when a message first found no offloaded peer (0: none)
  */
 struct isim_tcp_conn {
@@ -208,6 +215,12 @@ struct isim_tcp_conn {
 	bool wait_pdu;
 	bool pdu_rcvd;
 	bool fin_pending;
+	bool read_lost;
+	u64 q2_pa;
+	bool term_pending;
+	bool term_fin;
+	u8 term_len;
+	u8 term_msg[15];
 	unsigned long lost_since;
 };
 
@@ -468,6 +481,8 @@ struct isim_hmc {
  * @iwarp_rst_rx: resets they took
  * @iwarp_unreached: messages of an offloaded connection that found no
  *	offloaded peer (not yet, or never)
+ * @iwarp_term_tx: TERMINATE messages offloaded connections sent
+ * @iwarp_term_rx: TERMINATE messages they took
  * @cq_acks: CQACK writes taken
  * @cq_acks_unmatched: those whose CQ had no event to acknowledge (the
  *	number read was another write's, or stale)
@@ -507,6 +522,8 @@ struct isim_stats {
 	u64 iwarp_rst_tx;
 	u64 iwarp_rst_rx;
 	u64 iwarp_unreached;
+	u64 iwarp_term_tx;
+	u64 iwarp_term_rx;
 	atomic64_t cq_acks;
 	atomic64_t cq_acks_unmatched;
 	atomic64_t cq_events_held;
@@ -950,6 +967,7 @@ void isim_aeq_create(struct isim_dev *sdev, const __le64 *wqe,
 void isim_aeq_destroy(struct isim_dev *sdev, const __le64 *wqe,
 		      struct isim_cqp_result *res);
 void isim_ceq_post(struct isim_dev *sdev, u32 ceq_id, u64 ctx);
+void isim_aeq_post_q2(struct isim_dev *sdev, u32 code, const struct isim_qp *qp);
 void isim_aeq_post_tcp(struct isim_dev *sdev, u32 code, const struct isim_qp *qp,
 		       u8 source, u32 wqe_idx);
 void isim_aeq_post_qp(struct isim_dev *sdev, u32 code, u32 id, u8 source,
@@ -1119,6 +1137,8 @@ void isim_iwarp_segment_rx(struct isim_dev *sdev, struct isim_qp *qp,
 /* wire.c */
 int isim_wire_tcp_send(struct isim_dev *sdev, const struct isim_wire_addr *a,
 		       const void *seg, u32 len);
+int isim_wire_tcp_image(const struct isim_wire_addr *a, const void *seg, u32 len,
+			void *out, u32 room);
 
 /* push.c */
 void isim_push_manage(struct isim_dev *sdev, const __le64 *wqe,

@@ -51,6 +51,71 @@ static void isim_wire_ip(struct sk_buff *skb, const struct isim_wire_addr *a,
 	}
 }
 
+/* The frame of a TCP segment, tagged if @a says so. */
+static struct sk_buff *isim_wire_tcp_frame(const struct isim_wire_addr *a,
+					   const void *seg, u32 len)
+{
+	u32 l3_len = a->ipv4 ? sizeof(struct iphdr) : sizeof(struct ipv6hdr);
+	struct sk_buff *skb;
+	struct ethhdr *eth;
+	struct tcphdr *th;
+	__wsum csum;
+
+	skb = alloc_skb(VLAN_ETH_HLEN + l3_len + len, GFP_KERNEL);
+	if (!skb)
+		return NULL;
+	eth = skb_put(skb, ETH_HLEN);
+	ether_addr_copy(eth->h_dest, a->dmac);
+	ether_addr_copy(eth->h_source, a->smac);
+	eth->h_proto = htons(a->ipv4 ? ETH_P_IP : ETH_P_IPV6);
+	if (a->insert_vlan) {
+		/* Frees the frame when it fails. */
+		skb = vlan_insert_tag_set_proto(skb, htons(ETH_P_8021Q), a->vlan_tag);
+		if (!skb)
+			return NULL;
+	}
+	skb_set_network_header(skb, skb->len);
+	isim_wire_ip(skb, a, len);
+	th = skb_put_data(skb, seg, len);
+	th->check = 0;
+	csum = csum_partial(th, len, 0);
+	if (a->ipv4)
+		th->check = csum_tcpudp_magic(htonl(a->src_ip[3]), htonl(a->dest_ip[3]),
+					      len, IPPROTO_TCP, csum);
+	else
+		th->check = csum_ipv6_magic(&ipv6_hdr(skb)->saddr, &ipv6_hdr(skb)->daddr,
+					    len, IPPROTO_TCP, csum);
+	return skb;
+}
+
+/**
+ * isim_wire_tcp_image - the bytes of a TCP segment's frame, as an engine
+ *	taking it writes them to memory (no VLAN tag)
+ * @a: the headers to put in front (@a's tag is left out)
+ * @seg: the segment, from its TCP header on (its checksum is filled in)
+ * @len: its length
+ * @out: where the frame goes
+ * @room: @out's size: the frame is cut there
+ *
+ * Return: the bytes written, or -ENOMEM.
+ */
+int isim_wire_tcp_image(const struct isim_wire_addr *a, const void *seg, u32 len,
+			void *out, u32 room)
+{
+	struct isim_wire_addr untagged = *a;
+	struct sk_buff *skb;
+	u32 n;
+
+	untagged.insert_vlan = false;
+	skb = isim_wire_tcp_frame(&untagged, seg, len);
+	if (!skb)
+		return -ENOMEM;
+	n = min(skb->len, room);
+	skb_copy_bits(skb, 0, out, n);
+	kfree_skb(skb);
+	return n;
+}
+
 /**
  * isim_wire_tcp_send - put a TCP segment on the switch
  * @sdev: the function sending
@@ -66,36 +131,12 @@ int isim_wire_tcp_send(struct isim_dev *sdev, const struct isim_wire_addr *a,
 {
 	u32 l3_len = a->ipv4 ? sizeof(struct iphdr) : sizeof(struct ipv6hdr);
 	struct sk_buff *skb;
-	struct ethhdr *eth;
-	struct tcphdr *th;
-	__wsum csum;
 
 	if (l3_len + len > READ_ONCE(sdev->netdev->mtu))
 		return -EMSGSIZE;
-	skb = alloc_skb(VLAN_ETH_HLEN + l3_len + len, GFP_KERNEL);
+	skb = isim_wire_tcp_frame(a, seg, len);
 	if (!skb)
 		return -ENOMEM;
-	eth = skb_put(skb, ETH_HLEN);
-	ether_addr_copy(eth->h_dest, a->dmac);
-	ether_addr_copy(eth->h_source, a->smac);
-	eth->h_proto = htons(a->ipv4 ? ETH_P_IP : ETH_P_IPV6);
-	if (a->insert_vlan) {
-		/* Frees the frame when it fails. */
-		skb = vlan_insert_tag_set_proto(skb, htons(ETH_P_8021Q), a->vlan_tag);
-		if (!skb)
-			return -ENOMEM;
-	}
-	skb_set_network_header(skb, skb->len);
-	isim_wire_ip(skb, a, len);
-	th = skb_put_data(skb, seg, len);
-	th->check = 0;
-	csum = csum_partial(th, len, 0);
-	if (a->ipv4)
-		th->check = csum_tcpudp_magic(htonl(a->src_ip[3]), htonl(a->dest_ip[3]),
-					      len, IPPROTO_TCP, csum);
-	else
-		th->check = csum_ipv6_magic(&ipv6_hdr(skb)->saddr, &ipv6_hdr(skb)->daddr,
-					    len, IPPROTO_TCP, csum);
 	isim_switch_send(sdev, skb, a->loopback);
 	return 0;
 }
