@@ -115,6 +115,24 @@ static int isim_iwarp_load(struct isim_dev *sdev, struct isim_qp *qp, u64 ctx_pa
 	return 0;
 }
 
+/* A segment's TCP header, from the QP's numbers, with room for @len bytes. */
+static struct tcphdr *isim_iwarp_tcp_hdr(const struct isim_qp *qp, u8 flags, u32 len)
+{
+	const struct isim_tcp_conn *c = &qp->tcp;
+	struct tcphdr *th = kzalloc(sizeof(*th) + len, GFP_KERNEL);
+
+	if (!th)
+		return NULL;
+	th->source = htons(c->local_port);
+	th->dest = htons(c->remote_port);
+	th->seq = htonl(c->snd_nxt);
+	th->ack_seq = htonl(c->rcv_nxt);
+	th->doff = sizeof(*th) / 4;
+	tcp_flag_byte(th) = flags | TCPHDR_ACK;
+	th->window = htons(min(c->rcv_wnd >> c->rcv_wscale, 0xffffU));
+	return th;
+}
+
 /* A segment of the connection, from the QP's numbers. */
 static int isim_iwarp_send_seg(struct isim_dev *sdev, struct isim_qp *qp,
 			       u8 flags, const void *data, u32 len)
@@ -132,16 +150,9 @@ static int isim_iwarp_send_seg(struct isim_dev *sdev, struct isim_qp *qp,
 
 	if (qp->arp_idx >= ISIM_MAX_ARPS || !test_bit(qp->arp_idx, sdev->hmc.arp_valid))
 		return -ENXIO;
-	th = kzalloc(sizeof(*th) + len, GFP_KERNEL);
+	th = isim_iwarp_tcp_hdr(qp, flags, len);
 	if (!th)
 		return -ENOMEM;
-	th->source = htons(c->local_port);
-	th->dest = htons(c->remote_port);
-	th->seq = htonl(c->snd_nxt);
-	th->ack_seq = htonl(c->rcv_nxt);
-	th->doff = sizeof(*th) / 4;
-	tcp_flag_byte(th) = flags | TCPHDR_ACK;
-	th->window = htons(min(c->rcv_wnd >> c->rcv_wscale, 0xffffU));
 	memcpy(th + 1, data, len);
 	memcpy(a.src_ip, qp->src_ip, sizeof(a.src_ip));
 	memcpy(a.dest_ip, qp->dest_ip, sizeof(a.dest_ip));
@@ -217,21 +228,13 @@ struct isim_term_fpdu {
 static struct tcphdr *isim_iwarp_term_seg(struct isim_qp *qp, const u8 *payload,
 					  u32 len, u32 *seg_len)
 {
-	struct isim_tcp_conn *c = &qp->tcp;
 	u32 fpdu = round_up(sizeof(struct isim_term_fpdu) + len, 4) + 4;
 	struct isim_term_fpdu *t;
 	struct tcphdr *th;
 
-	th = kzalloc(sizeof(*th) + fpdu, GFP_KERNEL);
+	th = isim_iwarp_tcp_hdr(qp, TCPHDR_PSH, fpdu);
 	if (!th)
 		return NULL;
-	th->source = htons(c->local_port);
-	th->dest = htons(c->remote_port);
-	th->seq = htonl(c->snd_nxt);
-	th->ack_seq = htonl(c->rcv_nxt);
-	th->doff = sizeof(*th) / 4;
-	tcp_flag_byte(th) = TCPHDR_ACK | TCPHDR_PSH;
-	th->window = htons(min(c->rcv_wnd >> c->rcv_wscale, 0xffffU));
 	t = (struct isim_term_fpdu *)(th + 1);
 	t->ulpdu_len = htons(ISIM_DDP_UNTAGGED_HDR + len);
 	t->ddp_ctl = ISIM_DDP_CTL_LAST_V1;
