@@ -185,6 +185,26 @@ enum irdma_ae_target irdma_ae_target(u16 code, u8 source)
 EXPORT_SYMBOL_IF_KUNIT(irdma_ae_target);
 
 /**
+ * irdma_ae_terminates - an iWARP QP's error event ends its connection with
+ *	a TERMINATE
+ * @iw_state: the QP's state the event reports (enum irdma_qp_hw_state)
+ * @tcp_state: its connection's
+ *
+ * As the stock driver's: a QP the engine left in RTS, or stopped in
+ * TERMINATE, sends one. Here the connection must be open too: with none
+ * there is nothing to carry it, and the QP goes to error at once.
+ *
+ * Return: true if the QP terminates.
+ */
+bool irdma_ae_terminates(u8 iw_state, u8 tcp_state)
+{
+	return (iw_state == IRDMA_QPS_RTS || iw_state == IRDMA_QPS_TERMINATE) &&
+	       (tcp_state == IRDMA_TCP_STATE_ESTABLISHED ||
+		tcp_state == IRDMA_TCP_STATE_CLOSE_WAIT);
+}
+EXPORT_SYMBOL_IF_KUNIT(irdma_ae_terminates);
+
+/**
  * irdma_ae_qp_error - how a QP's error event completes its work and what
  * its consumer is told, as upstream classes the codes
  * @code: the AEQE's code (enum irdma_ae_code)

@@ -1799,6 +1799,16 @@ void irdma_cm_qp_closing(struct irdma_qp *qp, bool now)
 }
 
 /**
+ * irdma_cm_qp_terminated - a QP's terminate sequence ended its connection:
+ *	iw_cm hears DISCONNECT, then CLOSE
+ * @qp: the QP, in error
+ */
+void irdma_cm_qp_terminated(struct irdma_qp *qp)
+{
+	irdma_cm_qp_kick(qp, IRDMA_CMW_DISCONNECT, IRDMA_CMW_CLOSE, 0);
+}
+
+/**
  * irdma_cm_qp_ae - an asynchronous event of an iWARP QP
  * @qp: the QP, held
  * @code: the event
@@ -1810,6 +1820,8 @@ void irdma_cm_qp_closing(struct irdma_qp *qp, bool now)
 void irdma_cm_qp_ae(struct irdma_qp *qp, u16 code, u8 tcp_state, bool error)
 {
 	WRITE_ONCE(qp->tcp_state, tcp_state);
+	if (irdma_qp_term_ae(qp, code))
+		return;
 	switch (code) {
 	case IRDMA_AE_LLP_CONNECTION_ESTABLISHED:
 		WRITE_ONCE(qp->rts_ae, true);

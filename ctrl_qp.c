@@ -306,6 +306,33 @@ void irdma_build_modify_qp(struct irdma_cqp_wqe *cmd,
 EXPORT_SYMBOL_IF_KUNIT(irdma_build_modify_qp);
 
 /**
+ * irdma_build_terminate_qp - MODIFY_QP to TERMINATE: what the engine sends
+ * @cmd: the command to fill
+ * @info: the QP
+ * @msg: the TERMINATE message, the first @len bytes of the Q2 buffer
+ * @fin: a FIN, after it if both
+ * @len: the message's length (four bits)
+ *
+ * The QP's CQs and ARP entry are named again, as for the other moves an
+ * engine's event calls for.
+ */
+void irdma_build_terminate_qp(struct irdma_cqp_wqe *cmd,
+			      const struct irdma_qp_hw_info *info, bool msg, bool fin,
+			      u8 len)
+{
+	enum irdma_term_action act = msg ? (fin ? IRDMA_TERM_SEND_TERM_AND_FIN :
+					     IRDMA_TERM_SEND_TERM_ONLY) :
+				     (fin ? IRDMA_TERM_SEND_FIN_ONLY : IRDMA_TERM_SEND_NOTHING);
+
+	irdma_build_modify_qp(cmd, info, IRDMA_QPS_TERMINATE,
+			      IRDMA_QPMOD_CQ_VALID | IRDMA_QPMOD_ARP_VALID);
+	cmd->q[3] |= FIELD_PREP(IRDMA_QPCMD_TERMACT, act);
+	if (msg)
+		cmd->q[1] |= FIELD_PREP(IRDMA_QPCMD_TERMLEN, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(irdma_build_terminate_qp);
+
+/**
  * irdma_build_destroy_qp - DESTROY_QP
  * @cmd: the command to fill
  * @info: the QP

@@ -190,7 +190,9 @@ static void irdma_ae_dispatch(struct irdma_fn *fn, u64 q1)
 		 FIELD_GET(IRDMA_AEQE_QPCQID_HI, q1) << 18;
 	u16 code = FIELD_GET(IRDMA_AEQE_AECODE, q1);
 	u8 source = FIELD_GET(IRDMA_AEQE_AESRC, q1);
+	u8 tcp_state = FIELD_GET(IRDMA_AEQE_TCPSTATE, q1);
 	enum irdma_ae_target target;
+	bool term;
 
 	dev_dbg(fn->res.dev, "AE %#x source %#x on %u\n", code, source, id);
 	if (code == IRDMA_AE_QP_SUSPEND_COMPLETE) {
@@ -198,15 +200,21 @@ static void irdma_ae_dispatch(struct irdma_fn *fn, u64 q1)
 		return;
 	}
 	target = irdma_ae_target(code, source);
+	term = fn->res.protocol == IRDMA_PROTOCOL_IWARP && target == IRDMA_AE_QP_ERROR &&
+	       irdma_ae_terminates(FIELD_GET(IRDMA_AEQE_IWSTATE, q1), tcp_state);
 	/* An iWARP QP's events are its connection's too. */
 	if (fn->res.protocol == IRDMA_PROTOCOL_IWARP &&
 	    (target == IRDMA_AE_QP_ERROR || target == IRDMA_AE_QP_NOTE))
-		irdma_qp_iwarp_ae(fn, id, code, FIELD_GET(IRDMA_AEQE_TCPSTATE, q1),
-				  target == IRDMA_AE_QP_ERROR);
+		irdma_qp_iwarp_ae(fn, id, code, tcp_state,
+				  target == IRDMA_AE_QP_ERROR && !term);
 	switch (target) {
 	case IRDMA_AE_QP_ERROR:
-		irdma_qp_async_event(fn, id, code, source,
-				     FIELD_GET(IRDMA_AEQE_WQDESCIDX, q1));
+		if (term)
+			irdma_qp_iwarp_term_event(fn, id, code, source,
+						  FIELD_GET(IRDMA_AEQE_WQDESCIDX, q1));
+		else
+			irdma_qp_async_event(fn, id, code, source,
+					     FIELD_GET(IRDMA_AEQE_WQDESCIDX, q1));
 		break;
 	case IRDMA_AE_CQ_ERROR:
 		irdma_cq_async_event(fn, id);

@@ -651,12 +651,15 @@ void irdma_cq_async_event(struct irdma_fn *fn, u32 id);
 void irdma_qp_suspended(struct irdma_fn *fn, u32 qp_id);
 void irdma_qp_iwarp_ae(struct irdma_fn *fn, u32 qp_id, u16 code, u8 tcp_state,
 		       bool error);
+void irdma_qp_iwarp_term_event(struct irdma_fn *fn, u32 qp_id, u16 code, u8 source,
+			       u32 wqe_idx);
 void irdma_qp_async_event(struct irdma_fn *fn, u32 qp_id, u16 code, u8 source,
 			  u32 wqe_idx);
 void irdma_srq_event(struct irdma_fn *fn, u32 srq_id);
 
 /* ae.c */
 enum irdma_ae_target irdma_ae_target(u16 code, u8 source);
+bool irdma_ae_terminates(u8 iw_state, u8 tcp_state);
 
 /* cqp.c: the CQP, and the life of a request on it */
 int irdma_cqp_create(struct irdma_fn *fn);
@@ -891,6 +894,9 @@ void irdma_build_create_uda_qp(struct irdma_cqp_wqe *cmd,
 			       const struct irdma_qp_hw_info *info);
 void irdma_build_create_qp(struct irdma_cqp_wqe *cmd,
 			   const struct irdma_qp_hw_info *info);
+void irdma_build_terminate_qp(struct irdma_cqp_wqe *cmd,
+			      const struct irdma_qp_hw_info *info, bool msg, bool fin,
+			      u8 len);
 void irdma_build_modify_qp(struct irdma_cqp_wqe *cmd,
 			   const struct irdma_qp_hw_info *info, u8 next_state,
 			   u32 flags);

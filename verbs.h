@@ -159,6 +159,13 @@ struct irdma_cq {
  * @tcp_state: iWARP: the TCP state its last AE reported
  * @rts_ae: iWARP: the hardware reported the connection established
  * @cm_wait: iWARP: the hand-over waits there for @rts_ae
+ * @ae_code: the error event @ae_work acts on
+ * @ae_term: iWARP: that event ends the connection with a TERMINATE
+ * @term_flags: iWARP: IRDMA_TERM_* of the terminate sequence (term.c)
+ * @term_pending: iWARP: IRDMA_TERMW_* steps due to @term_work
+ * @term_stopped: iWARP: the QP is going away: no step runs
+ * @term_work: iWARP: runs the sequence's steps
+ * @term_timer: iWARP: ends a sequence that took too long
  */
 struct irdma_qp {
 	struct ib_qp ibqp;
@@ -206,6 +213,25 @@ struct irdma_qp {
 	u8 tcp_state;
 	bool rts_ae;
 	wait_queue_head_t cm_wait;
+	u16 ae_code;
+	bool ae_term;
+	u8 term_flags;
+	unsigned long term_pending;
+	bool term_stopped;
+	struct work_struct term_work;
+	struct delayed_work term_timer;
+};
+
+/* A terminate sequence's state (struct irdma_qp @term_flags). */
+#define IRDMA_TERM_SENT		BIT(0)	/* our TERMINATE went */
+#define IRDMA_TERM_RCVD		BIT(1)	/* the peer's came */
+#define IRDMA_TERM_DONE		BIT(2)	/* the QP went to error */
+
+/* Steps of the sequence due to its work (@term_pending bits). */
+enum irdma_term_step {
+	IRDMA_TERMW_TAKEN,	/* the peer's TERMINATE is in Q2 */
+	IRDMA_TERMW_FIN,	/* ours went: the FIN follows */
+	IRDMA_TERMW_DONE,	/* the end: the QP to error */
 };
 
 /**
@@ -581,7 +607,17 @@ int irdma_qp_iwarp_rts(struct irdma_qp *qp);
 void irdma_qp_iwarp_close(struct irdma_qp *qp, bool peer);
 void irdma_qp_iwarp_fail(struct irdma_qp *qp, bool reset);
 u32 irdma_qp_iwarp_err_flags(struct irdma_qp *qp, bool reset, bool event);
+void irdma_qp_iwarp_error(struct irdma_qp *qp, bool reset, bool event);
 void irdma_qp_iwarp_closed(struct irdma_qp *qp);
+void irdma_cm_qp_terminated(struct irdma_qp *qp);
+
+/* term.c: iWARP's TERMINATE */
+void irdma_term_ctrl(u16 ae, u8 word[4]);
+u16 irdma_term_check(const u8 *frame, u32 len, u8 *ctrl);
+void irdma_qp_term_init(struct irdma_qp *qp);
+void irdma_qp_term_stop(struct irdma_qp *qp);
+void irdma_qp_term_start(struct irdma_qp *qp, u16 ae);
+bool irdma_qp_term_ae(struct irdma_qp *qp, u16 code);
 
 /* ae.c: what an asynchronous event does to a QP */
 void irdma_ae_qp_error(u16 code, u16 *flush, enum ib_event_type *event);

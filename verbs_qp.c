@@ -283,6 +283,7 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	mutex_init(&qp->mutex);
 	INIT_WORK(&qp->ae_work, irdma_qp_ae_work);
 	INIT_DELAYED_WORK(&qp->flush_work, irdma_qp_flush_work);
+	irdma_qp_term_init(qp);
 	refcount_set(&qp->refs, 1);
 	init_completion(&qp->unused);
 	qp->send_cq = to_iwcq(init_attr->send_cq);
@@ -758,8 +759,16 @@ u32 irdma_qp_iwarp_err_flags(struct irdma_qp *qp, bool reset, bool event)
 }
 EXPORT_SYMBOL_IF_KUNIT(irdma_qp_iwarp_err_flags);
 
-/* ERROR, with irdma_qp_iwarp_err_flags(), and the queues flushed. */
-static void irdma_qp_iwarp_error(struct irdma_qp *qp, bool reset, bool event)
+/**
+ * irdma_qp_iwarp_error - an iWARP QP to ERROR, with
+ *	irdma_qp_iwarp_err_flags(), and its queues flushed
+ * @qp: the QP
+ * @reset: reset the connection, if live
+ * @event: an engine's event calls for the move
+ *
+ * Context: @qp->mutex held.
+ */
+void irdma_qp_iwarp_error(struct irdma_qp *qp, bool reset, bool event)
 {
 	u32 flags = irdma_qp_iwarp_err_flags(qp, reset, event);
 
@@ -1049,6 +1058,7 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	irdma_qp_put(qp);
 	wait_for_completion(&qp->unused);
 	flush_work(&qp->ae_work);
+	irdma_qp_term_stop(qp);
 	cancel_delayed_work_sync(&qp->flush_work);
 	if (!qp->user) {
 		irdma_clean_cqes(qp, qp->send_cq);
@@ -1170,7 +1180,9 @@ static void irdma_qp_ae_work(struct work_struct *work)
 	if (qp->flush_rq_code)
 		qp->hw.err_rq_idx = qp->ae_wqe_idx;
 	spin_unlock_irqrestore(&qp->lock, flags);
-	if (qp->hw.type == IRDMA_QP_TYPE_IWARP)
+	if (qp->hw.type == IRDMA_QP_TYPE_IWARP && qp->ae_term)
+		irdma_qp_term_start(qp, qp->ae_code);
+	else if (qp->hw.type == IRDMA_QP_TYPE_IWARP)
 		irdma_qp_iwarp_error(qp, true, true);
 	else
 		irdma_modify_qp_roce(qp, &attr, IB_QP_STATE);
@@ -1247,6 +1259,33 @@ void irdma_qp_iwarp_ae(struct irdma_fn *fn, u32 qp_id, u16 code, u8 tcp_state,
 	irdma_qp_put(qp);
 }
 
+/* An error event: the work moves the QP to error, or terminates (@term). */
+static void irdma_qp_error_event(struct irdma_fn *fn, u32 qp_id, u16 code, u8 source,
+				 u32 wqe_idx, bool term)
+{
+	struct irdma_qp *qp;
+	unsigned long flags;
+	u16 flush;
+
+	qp = irdma_qp_get_live(fn, qp_id);
+	if (!qp)
+		return;
+
+	irdma_ae_qp_error(code, &flush, &qp->ae_event);
+	spin_lock_irqsave(&qp->lock, flags);
+	qp->ae_code = code;
+	qp->ae_term = term;
+	qp->flush_code = flush;
+	qp->flush_sq_code = source == IRDMA_AE_SOURCE_SQ ||
+			    source == IRDMA_AE_SOURCE_SQ_0111;
+	qp->flush_rq_code = source == IRDMA_AE_SOURCE_RQ ||
+			    source == IRDMA_AE_SOURCE_RQ_0011;
+	qp->ae_wqe_idx = wqe_idx;
+	spin_unlock_irqrestore(&qp->lock, flags);
+	if (!queue_work(system_wq, &qp->ae_work))
+		irdma_qp_put(qp);
+}
+
 /**
  * irdma_qp_async_event - an AEQE named a QP
  * @fn: the function
@@ -1263,24 +1302,24 @@ void irdma_qp_iwarp_ae(struct irdma_fn *fn, u32 qp_id, u16 code, u8 tcp_state,
 void irdma_qp_async_event(struct irdma_fn *fn, u32 qp_id, u16 code, u8 source,
 			  u32 wqe_idx)
 {
-	struct irdma_qp *qp;
-	unsigned long flags;
-	u16 flush;
-
-	qp = irdma_qp_get_live(fn, qp_id);
-	if (!qp)
-		return;
-
-	irdma_ae_qp_error(code, &flush, &qp->ae_event);
-	spin_lock_irqsave(&qp->lock, flags);
-	qp->flush_code = flush;
-	qp->flush_sq_code = source == IRDMA_AE_SOURCE_SQ ||
-			    source == IRDMA_AE_SOURCE_SQ_0111;
-	qp->flush_rq_code = source == IRDMA_AE_SOURCE_RQ ||
-			    source == IRDMA_AE_SOURCE_RQ_0011;
-	qp->ae_wqe_idx = wqe_idx;
-	spin_unlock_irqrestore(&qp->lock, flags);
-	if (!queue_work(system_wq, &qp->ae_work))
-		irdma_qp_put(qp);
+	irdma_qp_error_event(fn, qp_id, code, source, wqe_idx, false);
 }
 EXPORT_SYMBOL_IF_KUNIT(irdma_qp_async_event);
+
+/**
+ * irdma_qp_iwarp_term_event - an error event of a connected iWARP QP,
+ *	which the engine stopped: the consumer is told, and the connection
+ *	ends with a TERMINATE to the peer (term.c)
+ * @fn: the function
+ * @qp_id: the QP
+ * @code: the event (enum irdma_ae_code)
+ * @source: which side of the QP it concerns (IRDMA_AE_SOURCE_*)
+ * @wqe_idx: the WQE concerned
+ *
+ * Context: the AEQ's interrupt thread.
+ */
+void irdma_qp_iwarp_term_event(struct irdma_fn *fn, u32 qp_id, u16 code, u8 source,
+			       u32 wqe_idx)
+{
+	irdma_qp_error_event(fn, qp_id, code, source, wqe_idx, true);
+}

@@ -6,7 +6,8 @@
 # simulated function 32 and ours, built a second time as irdma_twin.ko
 # ("make twin"), on function 33, both functions iWARP, as two hosts on
 # the simulator's fabric (iwarp-lib.sh). rping with data checks and
-# ucmatose, each way, and 100 connect/disconnect cycles from the stock
+# ucmatose, each way, on a VLAN over IPv4 and IPv6 too, a TERMINATE each
+# way, and 100 connect/disconnect cycles from the stock
 # driver's side to ours: our TCP handshake, MPA request and reply, RTR
 # and close against code nobody here wrote.
 . "$IRDMA_REPO/tests/vm/lib.sh"

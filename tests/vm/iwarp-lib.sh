@@ -453,6 +453,58 @@ iwarp_vlan() {
 	vlan_down
 }
 
+# An RDMA write, then a read, 32 of its 64 bytes past the end of the
+# peer's buffer (tests/vm/iw-term.c), each way: the peer's engine stops
+# its QP and its driver sends a TERMINATE (RDMAP, remote protection,
+# bounds); the other end's QP takes it and fails (a fatal event to its
+# consumer), and both ends see the connection DISCONNECTED. The write
+# completes (iWARP has no response to it); the read is flushed. On the
+# sanitizing kernel DEV1's peer terminates alone (the same paths).
+iwarp_terminate() {
+	local mode srv cli sfn cfn tx rx runs
+
+	gcc -O2 -Wall -o /tmp/iw-term "$IRDMA_REPO/tests/vm/iw-term.c" -lrdmacm -libverbs ||
+		fail "build iw-term"
+	runs=("write $PEER $ADDR $FN1 $FN0" "read $PEER $ADDR $FN1 $FN0")
+	sanitizing || runs+=("write $ADDR $PEER $FN0 $FN1" "read $ADDR $PEER $FN0 $FN1")
+	for mode in "${runs[@]}"; do
+		read -r mode srv cli sfn cfn <<<"$mode"
+		tx=$(fn_stat "$sfn" iwarp_term_tx)
+		rx=$(fn_stat "$cfn" iwarp_term_rx)
+		timeout 60 /tmp/iw-term server "$srv" 7300 >/tmp/srv.term 2>&1 &
+		local pid=$!
+		wait_for -t 20 cm_port_listening 7300 "$(dev_of_addr "$srv")" ||
+			{ cat /tmp/srv.term; fail "terminate: no listener"; }
+		timeout 60 /tmp/iw-term client "$srv" 7300 "$cli" "$mode" >/tmp/cli.term 2>&1
+		local rc=$?
+		wait $pid
+		local src=$?
+		if [ $rc -ne 0 ] || [ $src -ne 0 ]; then
+			cat /tmp/cli.term /tmp/srv.term
+			check_failed "terminate ($mode to $srv): client $rc, server $src"
+			continue
+		fi
+		expect_eq "terminate ($mode to $srv): TERMINATEs sent by $srv's function" \
+			$(($(fn_stat "$sfn" iwarp_term_tx) - tx)) 1
+		expect_eq "terminate ($mode to $srv): TERMINATEs the other took" \
+			$(($(fn_stat "$cfn" iwarp_term_rx) - rx)) 1
+		grep -q '^client: qp event local work queue catastrophic error' /tmp/cli.term ||
+			{ cat /tmp/cli.term; check_failed "terminate ($mode to $srv): no fatal event"; }
+		if [ "$mode" = write ]; then
+			grep -q '^client: wc RDMA_WRITE success' /tmp/cli.term ||
+				{ cat /tmp/cli.term; check_failed "terminate: the write did not complete"; }
+		else
+			grep -q '^client: wc RDMA_READ Work Request Flushed Error' /tmp/cli.term ||
+				{ cat /tmp/cli.term; check_failed "terminate: the read was not flushed"; }
+		fi
+		grep -q '^server: cm RDMA_CM_EVENT_DISCONNECTED' /tmp/srv.term ||
+			check_failed "terminate ($mode to $srv): the server saw no disconnection"
+		echo "ok: terminate: an RDMA $mode out of bounds to $srv"
+	done
+	wait_for -t 20 not qps_on "$DEV0" && wait_for -t 20 not qps_on "$DEV1" ||
+		check_failed "terminate: QPs left"
+}
+
 # The whole of it: both devices iWARP, the hosts' network, the traffic,
 # the storm, and no cm_id left.
 iwarp_run() {
@@ -463,6 +515,8 @@ iwarp_run() {
 	echo "[${SECONDS}s] ucmatose done"
 	iwarp_vlan
 	echo "[${SECONDS}s] VLAN done"
+	iwarp_terminate
+	echo "[${SECONDS}s] terminate done"
 	iwarp_storm
 	echo "[${SECONDS}s] storm done"
 	expect_eq "cm_ids left" "$(rdma resource show cm_id 2>/dev/null | grep -c irdma)" 0

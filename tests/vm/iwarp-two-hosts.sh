@@ -12,7 +12,8 @@
 # latency; read bandwidth at 64 KiB alone on the sanitizing kernel),
 # ucmatose with four connections each way (one way on the sanitizing
 # kernel), the close of each connection (FINs on the wire), rping on a
-# VLAN over IPv4 and IPv6, a storm of 100 connect/disconnect cycles (10
+# VLAN over IPv4 and IPv6, writes and reads out of the peer's bounds
+# ending their connections with a TERMINATE, a storm of 100 connect/disconnect cycles (10
 # on the sanitizing kernel), and listeners, wildcard and specific, across
 # an address added and removed, the removal ending a live connection on
 # it.
