@@ -48,7 +48,7 @@
 
 /* Where the engine writes a frame it took into Q2, and what of it we read. */
 #define IRDMA_TERM_Q2_FRAME		72
-#define IRDMA_TERM_FRAME_MAX		(ETH_HLEN + 40 + 60 + 24 + IRDMA_TERM_LEN)
+#define IRDMA_TERM_FRAME_MAX		(ETH_HLEN + 60 + 60 + 24 + IRDMA_TERM_LEN)
 
 /* How long a terminate sequence may take before the QP goes to error. */
 #define IRDMA_TERM_TIMEOUT		HZ
@@ -79,6 +79,7 @@ static const struct irdma_term_cause irdma_term_causes[] = {
 	{ IRDMA_AE_AMP_INVALIDATE_NO_REMOTE_ACCESS_RIGHTS,
 	  IRDMA_TERM_RDMAP_ERR(IRDMA_TERM_RDMAP_PROT), 0x02 },
 	{ IRDMA_AE_PRIV_OPERATION_DENIED, IRDMA_TERM_RDMAP_ERR(IRDMA_TERM_RDMAP_PROT), 0x02 },
+	{ IRDMA_AE_DDP_INVALID_MSN_GAP_IN_MSN, IRDMA_TERM_DDP_ERR(IRDMA_TERM_DDP_UNTAGGED), 0x03 },
 	{ IRDMA_AE_DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER,
 	  IRDMA_TERM_DDP_ERR(IRDMA_TERM_DDP_UNTAGGED), 0x05 },
 	{ IRDMA_AE_DDP_UBE_INVALID_DDP_VERSION, IRDMA_TERM_DDP_ERR(IRDMA_TERM_DDP_UNTAGGED), 0x06 },
@@ -160,7 +161,7 @@ u16 irdma_term_check(const u8 *frame, u32 len, u8 *ctrl)
 	if (get_unaligned_be32(p + 8) != 2)
 		return IRDMA_AE_DDP_UBE_INVALID_QN;
 	if (get_unaligned_be32(p + 12) != 1)
-		return IRDMA_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE;
+		return IRDMA_AE_DDP_INVALID_MSN_GAP_IN_MSN;
 	if (get_unaligned_be32(p + 16))
 		return IRDMA_AE_DDP_UBE_INVALID_MO;
 	if ((p[3] & 0xc0) != 0x40)
@@ -180,6 +181,13 @@ static void irdma_qp_term_modify(struct irdma_qp *qp, bool msg, bool fin, u8 len
 		qp->hw_state = IRDMA_QPS_TERMINATE;
 }
 
+/* Our FIN, from a QP the engine holds in RTS or TERMINATE (not once in error). */
+static void irdma_qp_term_fin(struct irdma_qp *qp)
+{
+	if (qp->hw_state == IRDMA_QPS_RTS || qp->hw_state == IRDMA_QPS_TERMINATE)
+		irdma_qp_term_modify(qp, false, true, 0);
+}
+
 /* A step of the sequence is due: the work takes it. */
 static void irdma_qp_term_kick(struct irdma_qp *qp, unsigned long step)
 {
@@ -193,6 +201,7 @@ static void irdma_qp_term_send(struct irdma_qp *qp, u16 ae)
 	lockdep_assert_held(&qp->mutex);
 	if (qp->term_flags & IRDMA_TERM_SENT)
 		return;
+	set_bit(IRDMA_TERMW_ACTIVE, &qp->term_pending);
 	WRITE_ONCE(qp->term_flags, qp->term_flags | IRDMA_TERM_SENT);
 	irdma_term_ctrl(ae, qp->ctx.va);
 	/* The word is in memory before the engine is told to send it. */
@@ -222,35 +231,34 @@ static void irdma_qp_term_taken(struct irdma_qp *qp)
 		set_bit(IRDMA_TERMW_DONE, &qp->term_pending);
 		return;
 	}
-	irdma_qp_term_modify(qp, false, true, 0);
+	irdma_qp_term_fin(qp);
 	mod_delayed_work(system_wq, &qp->term_timer, IRDMA_TERM_TIMEOUT);
 }
 
-/* The end: the QP to error, its work flushed, iw_cm told. */
-static void irdma_qp_term_done(struct irdma_qp *qp)
+/*
+ * The end: the QP to error (its connection reset if still open, its hash
+ * entry out), its work flushed, iw_cm told. True if the consumer is yet
+ * to hear of the error (the peer's TERMINATE, or our answer to a bad one).
+ */
+static bool irdma_qp_term_done(struct irdma_qp *qp)
 {
-	struct ib_event ev = {
-		.device = qp->ibqp.device,
-		.element.qp = &qp->ibqp,
-		.event = IB_EVENT_QP_FATAL,
-	};
-	bool tell;
-
 	lockdep_assert_held(&qp->mutex);
 	if (qp->term_flags & IRDMA_TERM_DONE)
-		return;
-	WRITE_ONCE(qp->term_flags, qp->term_flags | IRDMA_TERM_DONE);
-	/* Our own error was told when its event came; the peer's is told now. */
-	tell = !(qp->term_flags & IRDMA_TERM_SENT);
+		return false;
 	irdma_qp_iwarp_error(qp, true, true);
 	irdma_cm_qp_terminated(qp);
-	if (tell && qp->ibqp.event_handler)
-		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+	return !(qp->term_flags & IRDMA_TERM_TOLD);
 }
 
 static void irdma_qp_term_work(struct work_struct *work)
 {
 	struct irdma_qp *qp = container_of(work, struct irdma_qp, term_work);
+	struct ib_event ev = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = IB_EVENT_QP_FATAL,
+	};
+	bool tell = false;
 
 	mutex_lock(&qp->mutex);
 	if (qp->term_stopped || (qp->term_flags & IRDMA_TERM_DONE)) {
@@ -261,10 +269,13 @@ static void irdma_qp_term_work(struct work_struct *work)
 		irdma_qp_term_taken(qp);
 	if (test_and_clear_bit(IRDMA_TERMW_FIN, &qp->term_pending) &&
 	    !test_bit(IRDMA_TERMW_DONE, &qp->term_pending))
-		irdma_qp_term_modify(qp, false, true, 0);
+		irdma_qp_term_fin(qp);
 	if (test_and_clear_bit(IRDMA_TERMW_DONE, &qp->term_pending))
-		irdma_qp_term_done(qp);
+		tell = irdma_qp_term_done(qp);
 	mutex_unlock(&qp->mutex);
+	/* As the AE work does: the consumer's handler may modify the QP. */
+	if (tell && qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 }
 
 static void irdma_qp_term_timeout(struct work_struct *work)
@@ -273,6 +284,23 @@ static void irdma_qp_term_timeout(struct work_struct *work)
 					   term_timer);
 
 	irdma_qp_term_kick(qp, IRDMA_TERMW_DONE);
+}
+
+/**
+ * irdma_qp_term_end - the QP goes to error: a terminate sequence under
+ *	way ends (no FIN or second move to error follows)
+ * @qp: the QP
+ *
+ * Context: @qp->mutex held.
+ */
+void irdma_qp_term_end(struct irdma_qp *qp)
+{
+	lockdep_assert_held(&qp->mutex);
+	if (!test_bit(IRDMA_TERMW_ACTIVE, &qp->term_pending) ||
+	    (qp->term_flags & IRDMA_TERM_DONE))
+		return;
+	WRITE_ONCE(qp->term_flags, qp->term_flags | IRDMA_TERM_DONE);
+	cancel_delayed_work(&qp->term_timer);
 }
 
 /**
@@ -306,12 +334,16 @@ void irdma_qp_term_stop(struct irdma_qp *qp)
  * @qp: the QP
  * @ae: the event (enum irdma_ae_code)
  *
- * Context: @qp->mutex held.
+ * Context: @qp->mutex held; the caller tells the consumer.
  */
 void irdma_qp_term_start(struct irdma_qp *qp, u16 ae)
 {
-	if (!qp->term_stopped && !(qp->term_flags & IRDMA_TERM_DONE))
-		irdma_qp_term_send(qp, ae);
+	lockdep_assert_held(&qp->mutex);
+	if (qp->term_stopped || (qp->term_flags & IRDMA_TERM_DONE))
+		return;
+	/* The AE work tells the consumer of this error. */
+	WRITE_ONCE(qp->term_flags, qp->term_flags | IRDMA_TERM_TOLD);
+	irdma_qp_term_send(qp, ae);
 }
 
 /**
@@ -326,16 +358,18 @@ void irdma_qp_term_start(struct irdma_qp *qp, u16 ae)
  */
 bool irdma_qp_term_ae(struct irdma_qp *qp, u16 code)
 {
-	bool active = READ_ONCE(qp->term_flags) || READ_ONCE(qp->term_pending);
+	bool active = test_bit(IRDMA_TERMW_ACTIVE, &qp->term_pending);
 
 	switch (code) {
 	case IRDMA_AE_TERMINATE_SENT:
 		irdma_qp_term_kick(qp, IRDMA_TERMW_FIN);
 		return true;
 	case IRDMA_AE_LLP_TERMINATE_RECEIVED:
+		set_bit(IRDMA_TERMW_ACTIVE, &qp->term_pending);
 		irdma_qp_term_kick(qp, IRDMA_TERMW_TAKEN);
 		return true;
 	case IRDMA_AE_LLP_FIN_RECEIVED:
+	case IRDMA_AE_RDMAP_ROE_BAD_LLP_CLOSE:
 		/* The peer's FIN after a TERMINATE: the close completes. */
 		return active;
 	case IRDMA_AE_LLP_CLOSE_COMPLETE:

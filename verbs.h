@@ -226,12 +226,14 @@ struct irdma_qp {
 #define IRDMA_TERM_SENT		BIT(0)	/* our TERMINATE went */
 #define IRDMA_TERM_RCVD		BIT(1)	/* the peer's came */
 #define IRDMA_TERM_DONE		BIT(2)	/* the QP went to error */
+#define IRDMA_TERM_TOLD		BIT(3)	/* its consumer heard of the error */
 
 /* Steps of the sequence due to its work (@term_pending bits). */
 enum irdma_term_step {
 	IRDMA_TERMW_TAKEN,	/* the peer's TERMINATE is in Q2 */
 	IRDMA_TERMW_FIN,	/* ours went: the FIN follows */
 	IRDMA_TERMW_DONE,	/* the end: the QP to error */
+	IRDMA_TERMW_ACTIVE,	/* a sequence began (never cleared) */
 };
 
 /**
@@ -616,6 +618,7 @@ void irdma_term_ctrl(u16 ae, u8 word[4]);
 u16 irdma_term_check(const u8 *frame, u32 len, u8 *ctrl);
 void irdma_qp_term_init(struct irdma_qp *qp);
 void irdma_qp_term_stop(struct irdma_qp *qp);
+void irdma_qp_term_end(struct irdma_qp *qp);
 void irdma_qp_term_start(struct irdma_qp *qp, u16 ae);
 bool irdma_qp_term_ae(struct irdma_qp *qp, u16 code);
 

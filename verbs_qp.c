@@ -685,7 +685,8 @@ static bool irdma_qp_tcp_live(struct irdma_qp *qp)
 {
 	u8 tcp = READ_ONCE(qp->tcp_state);
 
-	return (qp->hw_state == IRDMA_QPS_RTS || qp->hw_state == IRDMA_QPS_SQD) &&
+	return (qp->hw_state == IRDMA_QPS_RTS || qp->hw_state == IRDMA_QPS_SQD ||
+		qp->hw_state == IRDMA_QPS_TERMINATE) &&
 	       tcp != IRDMA_TCP_STATE_CLOSED && tcp != IRDMA_TCP_STATE_TIME_WAIT;
 }
 
@@ -773,6 +774,7 @@ void irdma_qp_iwarp_error(struct irdma_qp *qp, bool reset, bool event)
 	u32 flags = irdma_qp_iwarp_err_flags(qp, reset, event);
 
 	lockdep_assert_held(&qp->mutex);
+	irdma_qp_term_end(qp);
 	if (qp->hw_state != IRDMA_QPS_ERROR && qp->hw_state != IRDMA_QPS_INVALID)
 		irdma_qp_hw_modify(qp, IRDMA_QPS_ERROR, flags);
 	qp->ib_state = IB_QPS_ERR;
@@ -1036,11 +1038,11 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mutex_lock(&qp->mutex);
 	if (qp->hw.type == IRDMA_QP_TYPE_IWARP) {
 		/*
-		 * A connection still carried is reset, and its close reported;
-		 * one closing or closed is left to the engine (DESTROY_QP takes
-		 * its hash entry out).
+		 * A connection still carried is reset, and its close reported
+		 * (one in a terminate sequence too); one closing or closed is
+		 * left to the engine (DESTROY_QP takes its hash entry out).
 		 */
-		if (qp->hw_state == IRDMA_QPS_RTS)
+		if (qp->hw_state == IRDMA_QPS_RTS || qp->hw_state == IRDMA_QPS_TERMINATE)
 			irdma_qp_iwarp_error(qp, true, false);
 		irdma_cm_qp_closing(qp, true);
 	} else if (qp->hw_state == IRDMA_QPS_RTS &&

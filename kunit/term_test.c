@@ -29,6 +29,8 @@ static void irdma_term_ctrl_test(struct kunit *test)
 		{ IRDMA_AE_AMP_BAD_STAG_KEY, { 0x02, 0x00, 0, 0 } },
 		/* DDP untagged buffer: no buffer for the MSN (0x02) */
 		{ IRDMA_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE, { 0x12, 0x02, 0, 0 } },
+		/* DDP untagged buffer: MSN out of range (0x03) */
+		{ IRDMA_AE_DDP_INVALID_MSN_GAP_IN_MSN, { 0x12, 0x03, 0, 0 } },
 		/* DDP untagged buffer: message too long (0x05) */
 		{ IRDMA_AE_DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER,
 		  { 0x12, 0x05, 0, 0 } },
@@ -102,7 +104,7 @@ static void irdma_term_check_bad_test(struct kunit *test)
 		{ 14 + 20 + 20 + 2, 0x01, IRDMA_AE_LCE_QP_CATASTROPHIC },	/* not last */
 		{ 14 + 20 + 20 + 2, 0x42, IRDMA_AE_DDP_UBE_INVALID_DDP_VERSION },
 		{ 14 + 20 + 20 + 11, 1, IRDMA_AE_DDP_UBE_INVALID_QN },
-		{ 14 + 20 + 20 + 15, 2, IRDMA_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE },
+		{ 14 + 20 + 20 + 15, 2, IRDMA_AE_DDP_INVALID_MSN_GAP_IN_MSN },
 		{ 14 + 20 + 20 + 19, 4, IRDMA_AE_DDP_UBE_INVALID_MO },
 		{ 14 + 20 + 20 + 3, 0x87, IRDMA_AE_RDMAP_ROE_INVALID_RDMAP_VERSION },
 		{ 14, 0x55, IRDMA_AE_LCE_QP_CATASTROPHIC },		/* IP version 5 */
