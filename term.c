@@ -38,7 +38,6 @@
 #define IRDMA_TERM_RDMAP_PROT		1	/* remote protection error */
 #define IRDMA_TERM_RDMAP_OP		2	/* remote operation error */
 #define IRDMA_TERM_DDP_CATASTROPHIC	0
-#define IRDMA_TERM_DDP_TAGGED		1
 #define IRDMA_TERM_DDP_UNTAGGED		2
 #define IRDMA_TERM_MPA_LLP		3
 
@@ -224,7 +223,6 @@ static void irdma_qp_term_taken(struct irdma_qp *qp)
 		irdma_qp_term_send(qp, bad);
 		return;
 	}
-	WRITE_ONCE(qp->term_flags, qp->term_flags | IRDMA_TERM_RCVD);
 	ibdev_dbg(qp->ibqp.device, "QP %u: TERMINATE, layer/type %#x\n", qp->id, ctrl);
 	if (ctrl == IRDMA_TERM_RDMAP_ERR(IRDMA_TERM_RDMAP_PROT) ||
 	    ctrl == IRDMA_TERM_RDMAP_ERR(IRDMA_TERM_RDMAP_OP)) {

@@ -224,9 +224,8 @@ struct irdma_qp {
 
 /* A terminate sequence's state (struct irdma_qp @term_flags). */
 #define IRDMA_TERM_SENT		BIT(0)	/* our TERMINATE went */
-#define IRDMA_TERM_RCVD		BIT(1)	/* the peer's came */
-#define IRDMA_TERM_DONE		BIT(2)	/* the QP went to error */
-#define IRDMA_TERM_TOLD		BIT(3)	/* its consumer heard of the error */
+#define IRDMA_TERM_DONE		BIT(1)	/* the QP went to error */
+#define IRDMA_TERM_TOLD		BIT(2)	/* its consumer heard of the error */
 
 /* Steps of the sequence due to its work (@term_pending bits). */
 enum irdma_term_step {

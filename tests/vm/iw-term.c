@@ -90,8 +90,10 @@ static int expect_event(struct end *e, enum rdma_cm_event_type want,
 {
 	struct rdma_cm_event *ev;
 
-	if (rdma_get_cm_event(e->ch, &ev))
-		return die(e, "rdma_get_cm_event") ? -1 : 0;
+	if (rdma_get_cm_event(e->ch, &ev)) {
+		die(e, "rdma_get_cm_event");
+		return -1;
+	}
 	if (ev->event != want) {
 		printf("%s: cm %s status %d (wanted %s)\n", e->who,
 		       rdma_event_str(ev->event), ev->status, rdma_event_str(want));
@@ -229,6 +231,7 @@ static int run_client(struct end *e, const char *addr, const char *port,
 	struct ibv_send_wr wr = {}, *bad;
 	struct ibv_sge sge;
 	struct peer_buf pb;
+	struct pollfd pfd = { .events = POLLIN };
 	struct rdma_cm_id *id;
 	int read = !strcmp(mode, "read");
 
@@ -251,15 +254,11 @@ static int run_client(struct end *e, const char *addr, const char *port,
 	/* make_qp() made the channel non-blocking: wait in rdma_connect's stead. */
 	if (rdma_connect(id, &param))
 		return die(e, "rdma_connect");
-	for (;;) {
-		struct pollfd pfd = { .fd = e->ch->fd, .events = POLLIN };
-
-		if (poll(&pfd, 1, 30000) <= 0)
-			return die(e, "waiting for ESTABLISHED");
-		if (!expect_event(e, RDMA_CM_EVENT_ESTABLISHED, &ev))
-			break;
+	pfd.fd = e->ch->fd;
+	if (poll(&pfd, 1, 30000) <= 0)
+		return die(e, "waiting for ESTABLISHED");
+	if (expect_event(e, RDMA_CM_EVENT_ESTABLISHED, &ev))
 		return 1;
-	}
 	if (ev->param.conn.private_data_len < sizeof(pb)) {
 		printf("client: %u bytes of private data\n", ev->param.conn.private_data_len);
 		return 1;
