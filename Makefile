@@ -14,7 +14,7 @@ irdma-y := main.o hw.o ae.o events.o cqp.o ctrl.o ctrl_qp.o ctrl_srq.o ctrl_mem.
 	ctrl_cm.o hmc.o pble.o pages.o utils.o uk.o ws.o ids.o \
 	verbs.o verbs_cq.o verbs_qp.o verbs_post.o verbs_mr.o verbs_ah.o \
 	verbs_stats.o verbs_srq.o verbs_push.o verbs_mcast.o verbs_user.o \
-	verbs_iwcm.o cm_tables.o cm_mpa.o cm_tcp.o cm_node.o cm.o term.o puda.o
+	verbs_iwcm.o cm_tables.o cm_mpa.o cm_tcp.o cm_node.o cm.o term.o ieq.o puda.o
 irdma-$(CONFIG_ICE) += bind_ice.o
 irdma-$(CONFIG_I40E) += bind_i40e.o
 obj-$(CONFIG_INFINIBAND_IRDMA_KUNIT_TEST) += kunit/

@@ -162,6 +162,14 @@ u32 irdma_cm_tcp_build(u8 *buf, const struct irdma_cm_seg *s);
 int irdma_cm_tcp_parse(const u8 *buf, u32 len, bool ipv4,
 		       struct irdma_cm_rx *rx);
 
+/* A connection without a VLAN. */
+#define IRDMA_CM_NO_VLAN		0xffff
+
+struct irdma_cm;
+int irdma_cm_ieq_qpn(struct irdma_cm *cm, const struct irdma_cm_rx *rx, u16 vlan);
+void irdma_cm_ieq_ack(struct irdma_cm *cm, const struct irdma_cm_rx *rx, u16 vlan,
+		      u32 ack, u16 window);
+
 /*
  * One connection while the connection manager owns it (cm_node.c): the
  * states of its software TCP and of the MPA exchange on top.

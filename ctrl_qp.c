@@ -375,6 +375,23 @@ void irdma_build_flush_wqes(struct irdma_cqp_wqe *cmd, u32 qp_id, bool sq,
 }
 
 /**
+ * irdma_build_gen_ae - FLUSH_WQES that flushes nothing and has the
+ *	hardware raise an asynchronous event for a QP instead
+ * @cmd: the command to fill
+ * @qp_id: the QP
+ * @ae_code: the event's code
+ * @ae_src: its source (IRDMA_AE_SOURCE_*)
+ */
+void irdma_build_gen_ae(struct irdma_cqp_wqe *cmd, u32 qp_id, u16 ae_code, u8 ae_src)
+{
+	irdma_cmd_init(cmd, IRDMA_CQPOP_GEN_AE);
+	cmd->q[1] = FIELD_PREP(IRDMA_GEN_AE_CODE, ae_code) |
+		    FIELD_PREP(IRDMA_GEN_AE_SOURCE, ae_src);
+	cmd->q[3] |= FIELD_PREP(IRDMA_QPCMD_QPID, qp_id) | IRDMA_FLUSH_GENERATE_AE;
+}
+EXPORT_SYMBOL_IF_KUNIT(irdma_build_gen_ae);
+
+/**
  * irdma_build_ws_node - WORK_SCHED_NODE: add, change or drop a node
  * @cmd: the command to fill
  * @op: IRDMA_WS_OP_*

@@ -904,6 +904,8 @@ void irdma_build_destroy_qp(struct irdma_cqp_wqe *cmd,
 			    const struct irdma_qp_hw_info *info);
 void irdma_build_flush_wqes(struct irdma_cqp_wqe *cmd, u32 qp_id, bool sq,
 			    bool rq, u16 sq_minor, u16 rq_minor);
+void irdma_build_gen_ae(struct irdma_cqp_wqe *cmd, u32 qp_id, u16 ae_code, u8 ae_src);
+
 /**
  * struct irdma_ws_node - a node of the transmit scheduler's tree
  * @id: the node's id
@@ -1300,6 +1302,8 @@ struct irdma_puda {
 int irdma_puda_create(struct irdma_fn *fn, const struct irdma_puda_cfg *cfg,
 		      struct irdma_puda **out);
 void irdma_puda_destroy(struct irdma_fn *fn, struct irdma_puda *q);
+int irdma_puda_send_parts(struct irdma_puda *q, u32 ah_id, const void *hdr,
+			  u32 l4_len, const void *data, u32 len);
 int irdma_puda_send(struct irdma_puda *q, u32 ah_id, const void *data, u32 len,
 		    u32 l4_len);
 void irdma_puda_ceq_event(struct irdma_fn *fn, u64 ctx);
@@ -1309,5 +1313,8 @@ void irdma_puda_teardown(struct irdma_fn *fn);
 
 /* cm.c */
 void irdma_cm_ilq_receive(struct irdma_puda *q, const struct irdma_puda_rx *rx);
+
+/* ieq.c */
+void irdma_ieq_receive(struct irdma_puda *q, const struct irdma_puda_rx *rx);
 
 #endif /* IRDMA_MAIN_H */

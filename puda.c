@@ -182,28 +182,31 @@ out:
 EXPORT_SYMBOL_IF_KUNIT(irdma_puda_ceq_event);
 
 /**
- * irdma_puda_send - send a segment through a PUDA queue
+ * irdma_puda_send_parts - send a segment, its header and its data apart,
+ *	through a PUDA queue
  * @q: the queue
  * @ah_id: the address handle the hardware builds the headers from
- * @data: the segment, from its TCP header on
+ * @hdr: the TCP header
+ * @l4_len: its length (a multiple of 4)
+ * @data: what follows it
  * @len: its length
- * @l4_len: its TCP header's length (a multiple of 4)
  *
- * The segment is copied: the caller keeps @data.
+ * Both are copied into one transmit buffer: the caller keeps them.
  *
  * Return: 0; -EINVAL for a segment the buffers cannot hold or a bad
  * header length; -EBUSY while every buffer or SQ slot is in flight (a
  * lost segment, to the caller's retransmission).
  */
-int irdma_puda_send(struct irdma_puda *q, u32 ah_id, const void *data, u32 len,
-		    u32 l4_len)
+int irdma_puda_send_parts(struct irdma_puda *q, u32 ah_id, const void *hdr,
+			  u32 l4_len, const void *data, u32 len)
 {
 	unsigned long flags;
 	u32 idx, buf;
 	__le64 *wqe;
-	u64 hdr;
+	void *va;
+	u64 wqe_hdr;
 
-	if (len > q->buf_size || l4_len < 20 || l4_len > len || l4_len % 4)
+	if (l4_len < 20 || l4_len % 4 || len > q->buf_size || l4_len > q->buf_size - len)
 		return -EINVAL;
 	spin_lock_irqsave(&q->lock, flags);
 	if (!q->tx_free_count || irdma_ring_produce(&q->sq, 1, 0, &idx)) {
@@ -215,25 +218,49 @@ int irdma_puda_send(struct irdma_puda *q, u32 ah_id, const void *data, u32 len,
 		q->sq_polarity = !q->sq_polarity;
 	buf = q->tx_free[--q->tx_free_count];
 	q->sq_buf[idx] = buf;
-	memcpy(irdma_puda_buf_va(q, &q->tx, buf), data, len);
+	va = irdma_puda_buf_va(q, &q->tx, buf);
+	memcpy(va, hdr, l4_len);
+	if (len)
+		memcpy(va + l4_len, data, len);
 
 	wqe = irdma_puda_sq_wqe(q, idx);
 	wqe[0] = cpu_to_le64(irdma_puda_buf_pa(q, &q->tx, buf));
-	wqe[1] = cpu_to_le64(FIELD_PREP(IRDMA_WQE_FRAG_LEN, len) |
+	wqe[1] = cpu_to_le64(FIELD_PREP(IRDMA_WQE_FRAG_LEN, l4_len + len) |
 			     FIELD_PREP(IRDMA_WQE_VALID, q->sq_polarity));
 	wqe[2] = 0;
-	hdr = FIELD_PREP(IRDMA_WQE_OPCODE, IRDMA_WQEOP_SEND) |
-	      FIELD_PREP(IRDMA_WQE_UDA_L4LEN, l4_len / 4) |
-	      FIELD_PREP(IRDMA_WQE_AHID, ah_id) | IRDMA_WQE_SIGCOMPL |
-	      FIELD_PREP(IRDMA_WQE_VALID, q->sq_polarity);
+	wqe_hdr = FIELD_PREP(IRDMA_WQE_OPCODE, IRDMA_WQEOP_SEND) |
+		  FIELD_PREP(IRDMA_WQE_UDA_L4LEN, l4_len / 4) |
+		  FIELD_PREP(IRDMA_WQE_AHID, ah_id) | IRDMA_WQE_SIGCOMPL |
+		  FIELD_PREP(IRDMA_WQE_VALID, q->sq_polarity);
 	/* The buffer and the WQE are written before the hardware sees it. */
 	dma_wmb();
-	WRITE_ONCE(wqe[3], cpu_to_le64(hdr));
+	WRITE_ONCE(wqe[3], cpu_to_le64(wqe_hdr));
 	/* writel() orders the WQE's writes before the doorbell. */
 	irdma_wr32(q->fn, IRDMA_PFPE_WQEALLOC, q->id);
 	q->stats.tx++;
 	spin_unlock_irqrestore(&q->lock, flags);
 	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(irdma_puda_send_parts);
+
+/**
+ * irdma_puda_send - send a segment through a PUDA queue
+ * @q: the queue
+ * @ah_id: the address handle the hardware builds the headers from
+ * @data: the segment, from its TCP header on
+ * @len: its length
+ * @l4_len: its TCP header's length (a multiple of 4)
+ *
+ * The segment is copied: the caller keeps @data.
+ *
+ * Return: as irdma_puda_send_parts().
+ */
+int irdma_puda_send(struct irdma_puda *q, u32 ah_id, const void *data, u32 len,
+		    u32 l4_len)
+{
+	if (l4_len > len)
+		return -EINVAL;
+	return irdma_puda_send_parts(q, ah_id, data, l4_len, data + l4_len, len - l4_len);
 }
 EXPORT_SYMBOL_IF_KUNIT(irdma_puda_send);
 
@@ -411,11 +438,6 @@ void irdma_puda_destroy(struct irdma_fn *fn, struct irdma_puda *q)
 }
 EXPORT_SYMBOL_IF_KUNIT(irdma_puda_destroy);
 
-/* Until the connection manager takes them: segments are counted, no more. */
-static void irdma_puda_drop(struct irdma_puda *q, const struct irdma_puda_rx *rx)
-{
-}
-
 /*
  * The SQ and the RQ of either queue: half the function's QPs (as its HMC
  * holds them), at most IRDMA_PUDA_MAX_SIZE, a power of two.
@@ -435,7 +457,7 @@ static struct irdma_puda_cfg irdma_ieq_cfg(struct irdma_fn *fn, u32 size)
 		.size = size,
 		.buf_size = READ_ONCE(fn->mtu) + IRDMA_IEQ_BUF_PAD,
 		.tx_bufs = IRDMA_IEQ_TX_BUFS,
-		.receive = irdma_puda_drop,
+		.receive = irdma_ieq_receive,
 	};
 }
 

@@ -107,6 +107,72 @@ struct irdma_cq {
 };
 
 /**
+ * struct irdma_ieq_stream - what the IEQ holds of an offloaded stream
+ *	the engine could not place (an FPDU cut across segments)
+ * @active: a partial sequence runs, from @fpsn
+ * @failed: a bad FPDU came in it: the rest of it is dropped
+ * @fpsn: the sequence's first partial sequence number (the engine's, Q2)
+ * @seq: the stream position of @data's first byte
+ * @data: the sequence's bytes from @seq on, in order, not yet sent back
+ * @len: bytes in @data
+ * @cap: bytes @data holds
+ */
+struct irdma_ieq_stream {
+	bool active;
+	bool failed;
+	u32 fpsn;
+	u32 seq;
+	u8 *data;
+	u32 len;
+	u32 cap;
+};
+
+/* What irdma_ieq_stream_add() did with a segment. */
+enum irdma_ieq_verdict {
+	IRDMA_IEQ_TAKEN,	/* its new bytes follow those held */
+	IRDMA_IEQ_OLD,		/* nothing new in it: dropped, acknowledged */
+	IRDMA_IEQ_GAP,		/* bytes missing before it: dropped, acknowledged */
+	IRDMA_IEQ_DROPPED,	/* past the window or the buffer, or the sequence failed */
+};
+
+/* Where a QP's loopback address handle for the IEQ stands. */
+#define IRDMA_IEQ_AH_NONE	0
+#define IRDMA_IEQ_AH_PENDING	1	/* its work makes it */
+#define IRDMA_IEQ_AH_MADE	2
+
+/* The most a TCP header holds. */
+#define IRDMA_TCP_MAX_HDR	60
+
+/**
+ * struct irdma_ieq_qp - an iWARP QP's exceptions (ieq.c)
+ * @lock: all of it
+ * @stream: the bytes held
+ * @tcph: the TCP header of the last segment taken, for those sent back
+ * @tcph_len: its length
+ * @ah: the loopback address handle the segments go back through
+ * @ah_state: IRDMA_IEQ_AH_*
+ * @stopped: the QP is going away: nothing more is sent
+ * @work: makes @ah (the CQP may be waited for there), sends what waits
+ * @stats: segments taken, FPDUs sent back, segments dropped, bad FPDUs
+ */
+struct irdma_ieq_qp {
+	spinlock_t lock; /* all of it */
+	struct irdma_ieq_stream stream;
+	u8 tcph[IRDMA_TCP_MAX_HDR];
+	u8 tcph_len;
+	struct irdma_ah_hw_info ah;
+	u8 ah_state;
+	bool stopped;
+	struct delayed_work work;
+	struct {
+		u64 segs;
+		u64 fpdus;
+		u64 dropped;
+		u64 bad;
+	} stats;
+};
+
+/**
  * struct irdma_qp - a queue pair
  * @ibqp: ib_core's part
  * @iwdev: the device
@@ -166,6 +232,7 @@ struct irdma_cq {
  * @term_stopped: iWARP: the QP is going away: no step runs
  * @term_work: iWARP: runs the sequence's steps
  * @term_timer: iWARP: ends a sequence that took too long
+ * @ieq: iWARP: the exceptions of its stream the IEQ took
  */
 struct irdma_qp {
 	struct ib_qp ibqp;
@@ -220,6 +287,7 @@ struct irdma_qp {
 	bool term_stopped;
 	struct work_struct term_work;
 	struct delayed_work term_timer;
+	struct irdma_ieq_qp ieq;
 };
 
 /* A terminate sequence's state (struct irdma_qp @term_flags). */
@@ -568,6 +636,7 @@ int irdma_create_user_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
 			 struct ib_udata *udata);
 int irdma_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr);
 void irdma_arp_put(struct irdma_fn *fn, u32 idx);
+int irdma_arp_find(struct irdma_fn *fn, const u32 *ip, bool ipv4);
 int irdma_create_hw_ah(struct irdma_fn *fn, struct irdma_ah_hw_info *hw,
 		       u32 flags);
 void irdma_destroy_hw_ah(struct irdma_fn *fn, const struct irdma_ah_hw_info *hw);
@@ -620,6 +689,15 @@ void irdma_qp_term_stop(struct irdma_qp *qp);
 void irdma_qp_term_end(struct irdma_qp *qp);
 void irdma_qp_term_start(struct irdma_qp *qp, u16 ae);
 bool irdma_qp_term_ae(struct irdma_qp *qp, u16 code);
+
+/* ieq.c: the IEQ's exceptions of offloaded streams */
+u32 irdma_ieq_fpdu_len(const u8 *mpa);
+enum irdma_ieq_verdict irdma_ieq_stream_add(struct irdma_ieq_stream *s, u32 fpsn,
+					    u32 seq, const u8 *data, u32 len, u32 wnd);
+int irdma_ieq_stream_ready(const struct irdma_ieq_stream *s, u32 max_fpdu);
+void irdma_ieq_stream_consume(struct irdma_ieq_stream *s, u32 len);
+void irdma_ieq_qp_init(struct irdma_qp *qp);
+void irdma_ieq_qp_stop(struct irdma_qp *qp);
 
 /* ae.c: what an asynchronous event does to a QP */
 void irdma_ae_qp_error(u16 code, u16 *flush, enum ib_event_type *event);

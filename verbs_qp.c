@@ -284,6 +284,7 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 	INIT_WORK(&qp->ae_work, irdma_qp_ae_work);
 	INIT_DELAYED_WORK(&qp->flush_work, irdma_qp_flush_work);
 	irdma_qp_term_init(qp);
+	irdma_ieq_qp_init(qp);
 	refcount_set(&qp->refs, 1);
 	init_completion(&qp->unused);
 	qp->send_cq = to_iwcq(init_attr->send_cq);
@@ -1061,6 +1062,7 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	wait_for_completion(&qp->unused);
 	flush_work(&qp->ae_work);
 	irdma_qp_term_stop(qp);
+	irdma_ieq_qp_stop(qp);
 	cancel_delayed_work_sync(&qp->flush_work);
 	if (!qp->user) {
 		irdma_clean_cqes(qp, qp->send_cq);

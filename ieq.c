@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The IEQ's exceptions. An offloaded iWARP stream is placed by the engine
+ * FPDU by FPDU; a segment that does not hold whole FPDUs (the peer's TCP
+ * cut one across segments, after a retransmission or a path's MSS) goes
+ * to the exception queue the QP's context names, the IEQ, instead. The
+ * engine writes the sequence number at which the cut FPDU starts (the
+ * first partial sequence number) into the QP's Q2 buffer and takes
+ * nothing more of the stream until it gets it back whole.
+ *
+ * The driver gathers the sequence's bytes in order, QP by QP, and as soon
+ * as whole FPDUs are there (their MPA CRCs checked) sends them back
+ * through the IEQ's SQ in a segment that starts at their sequence number
+ * and carries the last segment's TCP header, naming an address handle
+ * with the loopback bit: the engine takes it as the next segment of the
+ * stream, from the peer. Bytes already held or sent back are cut off a
+ * segment; one that leaves a gap is dropped and answered with an ACK of
+ * what is held, so that the peer sends again. A bad FPDU drops the rest
+ * of the sequence and has the engine raise the MPA CRC error's event for
+ * the QP (a TERMINATE follows, term.c).
+ */
+#include <kunit/visibility.h>
+#include <linux/crc32.h>
+#include <linux/if_vlan.h>
+#include <linux/unaligned.h>
+#include <net/tcp.h>
+
+#include "cm.h"
+#include "main.h"
+#include "verbs.h"
+
+/* Where the engine writes the first partial sequence number into Q2. */
+#define IRDMA_IEQ_Q2_FPSN	64
+/* What a frame of the MTU leaves for FPDUs besides IP and TCP headers. */
+#define IRDMA_IEQ_MTU_TO_FPDU_V4	40
+#define IRDMA_IEQ_MTU_TO_FPDU_V6	60
+/* An FPDU: MPA's length, the ULPDU, padding to 4 bytes, MPA's CRC. */
+#define IRDMA_MPA_LEN_BYTES	2
+#define IRDMA_MPA_CRC_BYTES	4
+/* Where the sequence number is in a TCP header. */
+#define IRDMA_TCP_SEQ_OFFSET	4
+/* The IPv4 header's TTL and the IPv6 header's hop limit. */
+#define IRDMA_IPV4_TTL_OFFSET	8
+#define IRDMA_IPV6_HOP_OFFSET	7
+
+/**
+ * irdma_ieq_fpdu_len - the bytes an FPDU takes on the stream
+ * @mpa: its first two bytes, MPA's length of the ULPDU
+ *
+ * Return: MPA's length field, the ULPDU, the padding and the CRC.
+ */
+u32 irdma_ieq_fpdu_len(const u8 *mpa)
+{
+	return round_up(IRDMA_MPA_LEN_BYTES + get_unaligned_be16(mpa), 4) +
+	       IRDMA_MPA_CRC_BYTES;
+}
+EXPORT_SYMBOL_IF_KUNIT(irdma_ieq_fpdu_len);
+
+/**
+ * irdma_ieq_stream_add - a segment's bytes for the partial sequence
+ * @s: the stream, its buffer allocated
+ * @fpsn: the first partial sequence number the engine gives now; another
+ *	than the sequence's starts a new one
+ * @seq: the segment's sequence number
+ * @data: its payload
+ * @len: the payload's length
+ * @wnd: the receive window: the sequence holds no byte past it
+ *
+ * Return: what was done with the segment (enum irdma_ieq_verdict).
+ */
+enum irdma_ieq_verdict irdma_ieq_stream_add(struct irdma_ieq_stream *s, u32 fpsn,
+					    u32 seq, const u8 *data, u32 len, u32 wnd)
+{
+	u32 end;
+
+	if (!s->active || fpsn != s->fpsn) {
+		s->active = true;
+		s->failed = false;
+		s->fpsn = fpsn;
+		s->seq = fpsn;
+		s->len = 0;
+	}
+	if (s->failed)
+		return IRDMA_IEQ_DROPPED;
+	end = s->seq + s->len;
+	if (before(seq, end)) {
+		if (end - seq >= len)
+			return IRDMA_IEQ_OLD;
+		data += end - seq;
+		len -= end - seq;
+		seq = end;
+	}
+	if (seq != end)
+		return IRDMA_IEQ_GAP;
+	if (len > s->cap - s->len || s->len + len > wnd)
+		return IRDMA_IEQ_DROPPED;
+	memcpy(s->data + s->len, data, len);
+	s->len += len;
+	return IRDMA_IEQ_TAKEN;
+}
+EXPORT_SYMBOL_IF_KUNIT(irdma_ieq_stream_add);
+
+static bool irdma_ieq_crc_good(const u8 *fpdu, u32 len)
+{
+	u32 crc = ~__crc32c_le(~0U, fpdu, len - IRDMA_MPA_CRC_BYTES);
+
+	return crc == get_unaligned_le32(fpdu + len - IRDMA_MPA_CRC_BYTES);
+}
+
+/**
+ * irdma_ieq_stream_ready - the whole FPDUs at the start of the bytes held
+ * @s: the stream
+ * @max_fpdu: the longest FPDU the connection carries, and the most one
+ *	segment sent back holds
+ *
+ * Return: the bytes of the whole FPDUs, their CRCs good, that one segment
+ * carries (0 while the first is not whole); -EBADMSG for an FPDU longer
+ * than @max_fpdu or with a bad CRC.
+ */
+int irdma_ieq_stream_ready(const struct irdma_ieq_stream *s, u32 max_fpdu)
+{
+	u32 off = 0, n;
+
+	while (s->len - off >= IRDMA_MPA_LEN_BYTES) {
+		n = irdma_ieq_fpdu_len(s->data + off);
+		if (n > max_fpdu)
+			return -EBADMSG;
+		if (n > s->len - off || off + n > max_fpdu)
+			break;
+		if (!irdma_ieq_crc_good(s->data + off, n))
+			return -EBADMSG;
+		off += n;
+	}
+	return off;
+}
+EXPORT_SYMBOL_IF_KUNIT(irdma_ieq_stream_ready);
+
+/**
+ * irdma_ieq_stream_consume - bytes from the start were sent back
+ * @s: the stream
+ * @len: how many
+ */
+void irdma_ieq_stream_consume(struct irdma_ieq_stream *s, u32 len)
+{
+	memmove(s->data, s->data + len, s->len - len);
+	s->len -= len;
+	s->seq += len;
+}
+EXPORT_SYMBOL_IF_KUNIT(irdma_ieq_stream_consume);
+
+static u32 irdma_ieq_max_fpdu(struct irdma_fn *fn, bool ipv4)
+{
+	return READ_ONCE(fn->mtu) -
+	       (ipv4 ? IRDMA_IEQ_MTU_TO_FPDU_V4 : IRDMA_IEQ_MTU_TO_FPDU_V6);
+}
+
+/* The sequence failed: the rest of it goes, and the engine raises the event. */
+static void irdma_ieq_fail(struct irdma_qp *qp)
+{
+	struct irdma_ieq_qp *e = &qp->ieq;
+	struct irdma_cqp_wqe cmd;
+
+	e->stream.failed = true;
+	e->stream.len = 0;
+	e->stats.bad++;
+	irdma_build_gen_ae(&cmd, qp->id, IRDMA_AE_LLP_RECEIVED_MPA_CRC_ERROR,
+			   IRDMA_AE_SOURCE_RQ);
+	irdma_cqp_post_async(&qp->iwdev->fn, &cmd);
+}
+
+/*
+ * Whole FPDUs go back to the engine, a segment at a time, from the
+ * sequence's first byte. Context: the function's puda_lock and @qp's
+ * ieq.lock held.
+ */
+static void irdma_ieq_send_back(struct irdma_qp *qp)
+{
+	struct irdma_fn *fn = &qp->iwdev->fn;
+	struct irdma_ieq_qp *e = &qp->ieq;
+	int n, err;
+
+	if (e->ah_state != IRDMA_IEQ_AH_MADE || e->stopped || !fn->ieq)
+		return;
+	for (;;) {
+		n = irdma_ieq_stream_ready(&e->stream, irdma_ieq_max_fpdu(fn, e->ah.ipv4));
+		if (n < 0)
+			irdma_ieq_fail(qp);
+		if (n <= 0)
+			return;
+		put_unaligned_be32(e->stream.seq, e->tcph + IRDMA_TCP_SEQ_OFFSET);
+		err = irdma_puda_send_parts(fn->ieq, e->ah.id, e->tcph, e->tcph_len,
+					    e->stream.data, n);
+		if (err == -EBUSY) {
+			/* Every buffer in flight: again once some came back. */
+			mod_delayed_work(system_wq, &e->work, 1);
+			return;
+		}
+		if (err) {
+			/* An MTU changed under the sequence: it cannot go back. */
+			e->stream.failed = true;
+			e->stream.len = 0;
+			e->stats.dropped++;
+			return;
+		}
+		e->stats.fpdus++;
+		irdma_ieq_stream_consume(&e->stream, n);
+	}
+}
+
+static void irdma_ieq_work(struct work_struct *work)
+{
+	struct irdma_ieq_qp *e = container_of(to_delayed_work(work), struct irdma_ieq_qp,
+					      work);
+	struct irdma_qp *qp = container_of(e, struct irdma_qp, ieq);
+	struct irdma_fn *fn = &qp->iwdev->fn;
+	struct irdma_ah_hw_info ah;
+	bool make;
+	int err;
+
+	spin_lock(&e->lock);
+	make = e->ah_state == IRDMA_IEQ_AH_PENDING;
+	ah = e->ah;
+	spin_unlock(&e->lock);
+	if (make) {
+		err = irdma_create_hw_ah(fn, &ah, RDMA_CREATE_AH_SLEEPABLE);
+		spin_lock(&e->lock);
+		e->ah = ah;
+		e->ah_state = err ? IRDMA_IEQ_AH_NONE : IRDMA_IEQ_AH_MADE;
+		if (err) {
+			/*
+			 * Nothing can go back: the peer's retransmission may
+			 * come, and the next segment tries again.
+			 */
+			e->stream.active = false;
+			e->stream.len = 0;
+		}
+		spin_unlock(&e->lock);
+	}
+	mutex_lock(&fn->puda_lock);
+	spin_lock(&e->lock);
+	irdma_ieq_send_back(qp);
+	spin_unlock(&e->lock);
+	mutex_unlock(&fn->puda_lock);
+}
+
+/*
+ * The loopback address handle, as from the peer: its MAC and address as
+ * the source, ours as the destination (with its ARP entry if there is
+ * one), the TTL and TOS the segment came with.
+ */
+static void irdma_ieq_ah_fields(struct irdma_qp *qp, struct irdma_puda *q,
+				const struct irdma_puda_rx *rx,
+				const struct irdma_cm_rx *seg)
+{
+	struct irdma_ah_hw_info *ah = &qp->ieq.ah;
+	int arp;
+
+	memset(ah, 0, sizeof(*ah));
+	ah->pd = q->hw.pd;
+	ether_addr_copy(ah->mac, rx->smac);
+	ah->ipv4 = seg->ipv4;
+	memcpy(ah->dest_ip, seg->local_ip, sizeof(ah->dest_ip));
+	memcpy(ah->src_ip, seg->remote_ip, sizeof(ah->src_ip));
+	arp = irdma_arp_find(q->fn, seg->local_ip, seg->ipv4);
+	ah->arp_idx = arp < 0 ? U16_MAX : arp;
+	ah->tc = seg->tos;
+	ah->hop_limit = seg->ipv4 ? rx->data[IRDMA_CM_IPV4_OFFSET + IRDMA_IPV4_TTL_OFFSET] :
+				    rx->data[IRDMA_IPV6_HOP_OFFSET];
+	ah->vlan = rx->vlan;
+	ah->insert_vlan = rx->vlan_valid;
+	ah->loopback = true;
+}
+
+/* A buffer for the QP's sequences: a partial FPDU and a segment. */
+static bool irdma_ieq_buffer(struct irdma_qp *qp, struct irdma_puda *q)
+{
+	struct irdma_ieq_qp *e = &qp->ieq;
+	u32 cap = irdma_ieq_max_fpdu(q->fn, false) + q->buf_size;
+	u8 *buf;
+
+	if (READ_ONCE(e->stream.data))
+		return true;
+	buf = kmalloc(cap, GFP_ATOMIC);
+	if (!buf)
+		return false;
+	spin_lock(&e->lock);
+	if (!e->stream.data) {
+		e->stream.data = buf;
+		e->stream.cap = cap;
+		buf = NULL;
+	}
+	spin_unlock(&e->lock);
+	kfree(buf);
+	return true;
+}
+
+/* A segment of @qp's stream. Context: as irdma_ieq_receive(). */
+static void irdma_ieq_qp_take(struct irdma_qp *qp, struct irdma_puda *q,
+			      const struct irdma_puda_rx *rx,
+			      const struct irdma_cm_rx *seg, u16 vlan)
+{
+	struct irdma_ieq_qp *e = &qp->ieq;
+	enum irdma_ieq_verdict v;
+	u32 fpsn, ack, tcph_len;
+	u16 window;
+
+	if (!irdma_ieq_buffer(qp, q)) {
+		e->stats.dropped++;
+		return;
+	}
+	tcph_len = seg->payload - (rx->data + IRDMA_CM_TCP_OFFSET);
+	spin_lock(&e->lock);
+	e->stats.segs++;
+	/* The engine wrote it before it completed the receive. */
+	fpsn = get_unaligned_le32(qp->ctx.va + IRDMA_IEQ_Q2_FPSN);
+	v = irdma_ieq_stream_add(&e->stream, fpsn, seg->seq, seg->payload,
+				 seg->payload_len, qp->iw_conn.rcv_wnd);
+	if (v == IRDMA_IEQ_TAKEN) {
+		memcpy(e->tcph, rx->data + IRDMA_CM_TCP_OFFSET, tcph_len);
+		e->tcph_len = tcph_len;
+		if (e->ah_state == IRDMA_IEQ_AH_NONE) {
+			irdma_ieq_ah_fields(qp, q, rx, seg);
+			e->ah_state = IRDMA_IEQ_AH_PENDING;
+			mod_delayed_work(system_wq, &e->work, 0);
+		}
+		irdma_ieq_send_back(qp);
+	} else {
+		e->stats.dropped++;
+	}
+	ack = e->stream.seq + e->stream.len;
+	window = min_t(u32, qp->iw_conn.rcv_wnd >> qp->iw_conn.rcv_wscale, U16_MAX);
+	spin_unlock(&e->lock);
+	if (v == IRDMA_IEQ_OLD || v == IRDMA_IEQ_GAP)
+		irdma_cm_ieq_ack(q->fn->cm, seg, vlan, ack, window);
+}
+
+/**
+ * irdma_ieq_receive - a segment the IEQ received
+ * @q: the IEQ
+ * @rx: the segment
+ *
+ * It goes to the QP of the connection it is of; a segment without data
+ * or without such a QP is dropped.
+ *
+ * Context: CEQ 0's thread, under the function's puda_lock.
+ */
+void irdma_ieq_receive(struct irdma_puda *q, const struct irdma_puda_rx *rx)
+{
+	u16 vlan = rx->vlan_valid ? rx->vlan & VLAN_VID_MASK : IRDMA_CM_NO_VLAN;
+	struct irdma_cm_rx seg;
+	struct irdma_qp *qp;
+	int qpn;
+
+	if (irdma_cm_tcp_parse(rx->data, rx->len, rx->ipv4, &seg) || !seg.payload_len)
+		return;
+	qpn = irdma_cm_ieq_qpn(q->fn->cm, &seg, vlan);
+	qp = qpn < 0 ? NULL : irdma_qp_get_live(q->fn, qpn);
+	if (!qp)
+		return;
+	if (qp->hw.type == IRDMA_QP_TYPE_IWARP)
+		irdma_ieq_qp_take(qp, q, rx, &seg, vlan);
+	irdma_qp_put(qp);
+}
+
+/**
+ * irdma_ieq_qp_init - a QP's exceptions: none yet
+ * @qp: the QP
+ */
+void irdma_ieq_qp_init(struct irdma_qp *qp)
+{
+	spin_lock_init(&qp->ieq.lock);
+	INIT_DELAYED_WORK(&qp->ieq.work, irdma_ieq_work);
+}
+
+/**
+ * irdma_ieq_qp_stop - the QP goes: what its exceptions hold goes too
+ * @qp: the QP; nothing can find it any more
+ *
+ * Context: process context.
+ */
+void irdma_ieq_qp_stop(struct irdma_qp *qp)
+{
+	struct irdma_ieq_qp *e = &qp->ieq;
+
+	spin_lock(&e->lock);
+	e->stopped = true;
+	spin_unlock(&e->lock);
+	cancel_delayed_work_sync(&e->work);
+	if (e->ah_state == IRDMA_IEQ_AH_MADE)
+		irdma_destroy_hw_ah(&qp->iwdev->fn, &e->ah);
+	e->ah_state = IRDMA_IEQ_AH_NONE;
+	kfree(e->stream.data);
+	e->stream.data = NULL;
+}
