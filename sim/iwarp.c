@@ -25,6 +25,9 @@
  * LLP_CLOSE_COMPLETE; MODIFY_QP to ERROR with RESETCON sends a reset,
  * which raises LLP_CONNECTION_RESET at the peer.
  *
+ * A message may instead go through the receiving function's IEQ in
+ * pieces, as a peer cutting FPDUs across segments makes it (ieq.c).
+ *
  * Not modelled, and refused loudly: stream data from anything but a
  * simulated function's engine (its FPDUs would need parsing), TERMINATE
  * messages (an error is reported to both ends as an AE instead),
@@ -726,8 +729,9 @@ static void isim_iwarp_fin(struct isim_dev *sdev, struct isim_qp *qp)
  *
  * Acknowledgments, FINs and resets are taken as TCP takes them (a reset
  * or FIN only in sequence); data already received is dropped as a
- * duplicate. New data, which only a peer other than a simulated engine
- * sends as segments, is not modelled.
+ * duplicate. New data is the FPDU the IEQ's driver loops back (ieq.c),
+ * or else, sent as segments only by a peer other than a simulated
+ * engine, not modelled.
  *
  * Context: a thread, under the engine lock.
  */
