@@ -235,6 +235,8 @@ static void irdma_ieq_work(struct work_struct *work)
 			e->stream.len = 0;
 		}
 		spin_unlock(&e->lock);
+		if (err)
+			irdma_arp_put(fn, ah.arp_idx);
 	}
 	mutex_lock(&fn->puda_lock);
 	spin_lock(&e->lock);
@@ -245,30 +247,35 @@ static void irdma_ieq_work(struct work_struct *work)
 
 /*
  * The loopback address handle, as from the peer: its MAC and address as
- * the source, ours as the destination (with its ARP entry if there is
- * one), the TTL and TOS the segment came with.
+ * the source, ours as the destination with an ARP entry of our own MAC
+ * (upstream's table holds one for each of the netdev's addresses; ours
+ * holds it for the handle), the TTL and TOS the segment came with.
+ * Return: false when the ARP table is full.
  */
-static void irdma_ieq_ah_fields(struct irdma_qp *qp, struct irdma_puda *q,
+static bool irdma_ieq_ah_fields(struct irdma_qp *qp, struct irdma_puda *q,
 				const struct irdma_puda_rx *rx,
 				const struct irdma_cm_rx *seg)
 {
 	struct irdma_ah_hw_info *ah = &qp->ieq.ah;
 	int arp;
 
+	arp = irdma_arp_add(q->fn, seg->local_ip, seg->ipv4, q->fn->res.netdev->dev_addr);
+	if (arp < 0)
+		return false;
 	memset(ah, 0, sizeof(*ah));
 	ah->pd = q->hw.pd;
 	ether_addr_copy(ah->mac, rx->smac);
 	ah->ipv4 = seg->ipv4;
 	memcpy(ah->dest_ip, seg->local_ip, sizeof(ah->dest_ip));
 	memcpy(ah->src_ip, seg->remote_ip, sizeof(ah->src_ip));
-	arp = irdma_arp_find(q->fn, seg->local_ip, seg->ipv4);
-	ah->arp_idx = arp < 0 ? U16_MAX : arp;
+	ah->arp_idx = arp;
 	ah->tc = seg->tos;
 	ah->hop_limit = seg->ipv4 ? rx->data[IRDMA_CM_IPV4_OFFSET + IRDMA_IPV4_TTL_OFFSET] :
 				    rx->data[IRDMA_IPV6_HOP_OFFSET];
 	ah->vlan = rx->vlan;
 	ah->insert_vlan = rx->vlan_valid;
 	ah->loopback = true;
+	return true;
 }
 
 /* A buffer for the QP's sequences: a partial FPDU and a segment. */
@@ -318,8 +325,7 @@ static void irdma_ieq_qp_take(struct irdma_qp *qp, struct irdma_puda *q,
 	if (v == IRDMA_IEQ_TAKEN) {
 		memcpy(e->tcph, rx->data + IRDMA_CM_TCP_OFFSET, tcph_len);
 		e->tcph_len = tcph_len;
-		if (e->ah_state == IRDMA_IEQ_AH_NONE) {
-			irdma_ieq_ah_fields(qp, q, rx, seg);
+		if (e->ah_state == IRDMA_IEQ_AH_NONE && irdma_ieq_ah_fields(qp, q, rx, seg)) {
 			e->ah_state = IRDMA_IEQ_AH_PENDING;
 			mod_delayed_work(system_wq, &e->work, 0);
 		}
@@ -388,6 +394,8 @@ void irdma_ieq_qp_stop(struct irdma_qp *qp)
 	cancel_delayed_work_sync(&e->work);
 	if (e->ah_state == IRDMA_IEQ_AH_MADE)
 		irdma_destroy_hw_ah(&qp->iwdev->fn, &e->ah);
+	if (e->ah_state != IRDMA_IEQ_AH_NONE)
+		irdma_arp_put(&qp->iwdev->fn, e->ah.arp_idx);
 	e->ah_state = IRDMA_IEQ_AH_NONE;
 	kfree(e->stream.data);
 	e->stream.data = NULL;

@@ -636,7 +636,6 @@ int irdma_create_user_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *attr,
 			 struct ib_udata *udata);
 int irdma_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr);
 void irdma_arp_put(struct irdma_fn *fn, u32 idx);
-int irdma_arp_find(struct irdma_fn *fn, const u32 *ip, bool ipv4);
 int irdma_create_hw_ah(struct irdma_fn *fn, struct irdma_ah_hw_info *hw,
 		       u32 flags);
 void irdma_destroy_hw_ah(struct irdma_fn *fn, const struct irdma_ah_hw_info *hw);

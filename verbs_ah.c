@@ -85,39 +85,6 @@ out:
 }
 
 /**
- * irdma_arp_find - the ARP table entry of an address, if it has one
- * @fn: the function
- * @ip: the IP address, host-order words (IPv4 in word 3)
- * @ipv4: an IPv4 address
- *
- * No reference is taken: the index only names the entry while someone
- * else holds it.
- *
- * Context: any; does not sleep.
- * Return: the entry's index, or -ENOENT.
- */
-int irdma_arp_find(struct irdma_fn *fn, const u32 *ip, bool ipv4)
-{
-	unsigned long flags;
-	u32 key[4] = {};
-	int idx, found = -ENOENT;
-
-	if (ipv4)
-		key[0] = ip[3];
-	else
-		memcpy(key, ip, sizeof(key));
-	spin_lock_irqsave(&fn->arp_lock, flags);
-	for_each_set_bit(idx, fn->arp_used, fn->arp_size) {
-		if (!memcmp(fn->arp[idx].ip, key, sizeof(key))) {
-			found = idx;
-			break;
-		}
-	}
-	spin_unlock_irqrestore(&fn->arp_lock, flags);
-	return found;
-}
-
-/**
  * irdma_arp_put - drop a reference to an ARP table entry
  * @fn: the function
  * @idx: the entry, as irdma_arp_add() returned it

@@ -11,6 +11,13 @@
  *                   away the CPU of the one holding the engine lock (held
  *                   from another CPU than the writer's)
  *   raise_ae        write "CODE [ID [SOURCE]]" to post an asynchronous event
+ *   ieq_split       write "N [PIECES] [dup] [badcrc]": the next N sends or
+ *                   RDMA writes of one FPDU that arrive at an offloaded
+ *                   iWARP QP of the function go to its IEQ in PIECES TCP
+ *                   segments (2 to 8, default 2) instead of being placed
+ *                   (ieq.c); "dup" gives the IEQ the first piece twice,
+ *                   "badcrc" spoils the FPDU's CRC. Reads "N PIECES DUP
+ *                   BADCRC", N the messages still to come
  *   reset           write 1 to reset the function as its LAN driver
  *                   would: unplug the RDMA function, reset, plug it back
  *   stats           what the engine did
@@ -26,6 +33,7 @@
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/bitfield.h>
+#include <linux/ctype.h>
 
 #include "sim.h"
 
@@ -75,6 +83,10 @@ static int isim_stats_show(struct seq_file *m, void *data)
 		   sdev->stats.iwarp_unreached);
 	seq_printf(m, "iwarp_term_tx %llu\niwarp_term_rx %llu\n",
 		   sdev->stats.iwarp_term_tx, sdev->stats.iwarp_term_rx);
+	seq_printf(m, "ieq_split_msgs %llu\nieq_segs_tx %llu\nieq_lpb_ok %llu\nieq_lpb_bad %llu\nieq_lost %llu\ngen_ae %llu\n",
+		   sdev->stats.ieq_split_msgs, sdev->stats.ieq_segs_tx,
+		   sdev->stats.ieq_lpb_ok, sdev->stats.ieq_lpb_bad,
+		   sdev->stats.ieq_lost, sdev->stats.gen_ae);
 	seq_printf(m, "qps_suspended %llu\nqps_resumed %llu\nresets %llu\n",
 		   sdev->stats.qps_suspended, sdev->stats.qps_resumed,
 		   sdev->stats.resets);
@@ -182,6 +194,67 @@ static const struct file_operations isim_raise_ae_fops = {
 	.open = simple_open,
 	.write = isim_raise_ae_write,
 	.llseek = noop_llseek,
+};
+
+static ssize_t isim_ieq_split_write(struct file *file, const char __user *ubuf,
+				    size_t count, loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	struct isim_faults *f = &((struct isim_dev *)m->private)->faults;
+	unsigned int n, pieces = 2;
+	bool dup = false, badcrc = false;
+	char buf[48], *p = buf, *tok;
+	size_t len = min(count, sizeof(buf) - 1);
+	int k = 0;
+
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	while ((tok = strsep(&p, " \t\n"))) {
+		if (!*tok)
+			continue;
+		if (k == 0 && !kstrtouint(tok, 0, &n))
+			k++;
+		else if (k == 1 && isdigit(*tok) && !kstrtouint(tok, 0, &pieces))
+			k++;
+		else if (k && !strcmp(tok, "dup"))
+			dup = true, k = 2;
+		else if (k && !strcmp(tok, "badcrc"))
+			badcrc = true, k = 2;
+		else
+			return -EINVAL;
+	}
+	if (!k || n > INT_MAX || pieces < 2 || pieces > 8)
+		return -EINVAL;
+	WRITE_ONCE(f->ieq_pieces, pieces);
+	WRITE_ONCE(f->ieq_dup, dup);
+	WRITE_ONCE(f->ieq_badcrc, badcrc);
+	atomic_set(&f->ieq_split, n);
+	return count;
+}
+
+static int isim_ieq_split_show(struct seq_file *m, void *data)
+{
+	struct isim_faults *f = &((struct isim_dev *)m->private)->faults;
+
+	seq_printf(m, "%d %u %d %d\n", atomic_read(&f->ieq_split),
+		   READ_ONCE(f->ieq_pieces) ?: 2, READ_ONCE(f->ieq_dup),
+		   READ_ONCE(f->ieq_badcrc));
+	return 0;
+}
+
+static int isim_ieq_split_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, isim_ieq_split_show, inode->i_private);
+}
+
+static const struct file_operations isim_ieq_split_fops = {
+	.owner = THIS_MODULE,
+	.open = isim_ieq_split_open,
+	.read = seq_read,
+	.write = isim_ieq_split_write,
+	.llseek = seq_lseek,
+	.release = single_release,
 };
 
 static ssize_t isim_event_write(struct file *file, const char __user *ubuf,
@@ -342,6 +415,7 @@ void isim_debugfs_add(struct isim_dev *sdev)
 	debugfs_create_u32("delay_cqp_op", 0600, dir, (u32 *)&f->delay_op);
 	debugfs_create_u32("delay_cqp_ms", 0600, dir, &f->delay_ms);
 	debugfs_create_file("raise_ae", 0200, dir, sdev, &isim_raise_ae_fops);
+	debugfs_create_file("ieq_split", 0600, dir, sdev, &isim_ieq_split_fops);
 	debugfs_create_file("reset", 0200, dir, sdev, &isim_reset_fops);
 	debugfs_create_file("hold_engine_ms", 0200, dir, sdev, &isim_hold_engine_fops);
 	debugfs_create_file("stats", 0400, dir, sdev, &isim_stats_fops);

@@ -25,6 +25,9 @@
  * LLP_CLOSE_COMPLETE; MODIFY_QP to ERROR with RESETCON sends a reset,
  * which raises LLP_CONNECTION_RESET at the peer.
  *
+ * A message may instead go through the receiving function's IEQ in
+ * pieces, as a peer cutting FPDUs across segments makes it (ieq.c).
+ *
  * Not modelled, and refused loudly: stream data from anything but a
  * simulated function's engine (its FPDUs would need parsing), TERMINATE
  * messages (an error is reported to both ends as an AE instead),
@@ -43,9 +46,6 @@
 
 static void isim_iwarp_carry(struct isim_qp *from, struct isim_qp *to, u32 bytes);
 
-/* DDP/RDMAP headers: tagged (write, read response), untagged (send). */
-#define ISIM_DDP_TAGGED_HDR	14
-#define ISIM_DDP_UNTAGGED_HDR	18
 #define ISIM_RDMA_READ_REQ	28	/* a read request's payload */
 #define ISIM_MPA_LEN_CRC	6	/* MPA's length field and CRC */
 
@@ -108,6 +108,7 @@ static int isim_iwarp_load(struct isim_dev *sdev, struct isim_qp *qp, u64 ctx_pa
 	c->rcv_wnd = FIELD_GET(IRDMA_QPC_TCP_HI, q);
 	c->snd_una = FIELD_GET(IRDMA_QPC_TCP_HI, le64_to_cpu(ctx[12]));
 	c->q2_pa = FIELD_GET(IRDMA_QPC_Q2ADDR, le64_to_cpu(ctx[18])) << 8;
+	c->ieq_qpn = FIELD_GET(IRDMA_QPC_EXCEPTION_LAN_QUEUE, le64_to_cpu(ctx[22]));
 	/* A connection, open, between two ports, with room for an FPDU. */
 	if (c->state != IRDMA_TCP_STATE_ESTABLISHED || !c->local_port ||
 	    !c->remote_port || c->mss < 128 || c->rcv_wscale > 14)
@@ -115,8 +116,16 @@ static int isim_iwarp_load(struct isim_dev *sdev, struct isim_qp *qp, u64 ctx_pa
 	return 0;
 }
 
-/* A segment's TCP header, from the QP's numbers, with room for @len bytes. */
-static struct tcphdr *isim_iwarp_tcp_hdr(const struct isim_qp *qp, u8 flags, u32 len)
+/**
+ * isim_iwarp_tcp_hdr - a segment's TCP header, from the QP's numbers, with
+ *	room for data behind it
+ * @qp: the QP sending it
+ * @flags: its flags (ACK is added)
+ * @len: the room, in bytes
+ *
+ * Return: the header, zeroed behind it (kfree()), or NULL.
+ */
+struct tcphdr *isim_iwarp_tcp_hdr(const struct isim_qp *qp, u8 flags, u32 len)
 {
 	const struct isim_tcp_conn *c = &qp->tcp;
 	struct tcphdr *th = kzalloc(sizeof(*th) + len, GFP_KERNEL);
@@ -133,31 +142,51 @@ static struct tcphdr *isim_iwarp_tcp_hdr(const struct isim_qp *qp, u8 flags, u32
 	return th;
 }
 
-/* A segment of the connection, from the QP's numbers. */
-static int isim_iwarp_send_seg(struct isim_dev *sdev, struct isim_qp *qp,
-			       u8 flags, const void *data, u32 len)
+/**
+ * isim_iwarp_wire_addr - the Ethernet and IP headers of the connection's
+ *	segments, as the QP sends them
+ * @sdev: the QP's function
+ * @qp: the QP
+ * @a: the headers
+ *
+ * Return: 0, or -ENXIO if the QP's ARP entry is not valid.
+ */
+int isim_iwarp_wire_addr(struct isim_dev *sdev, const struct isim_qp *qp,
+			 struct isim_wire_addr *a)
 {
-	struct isim_tcp_conn *c = &qp->tcp;
-	struct isim_wire_addr a = {
+	const struct isim_tcp_conn *c = &qp->tcp;
+
+	if (qp->arp_idx >= ISIM_MAX_ARPS || !test_bit(qp->arp_idx, sdev->hmc.arp_valid))
+		return -ENXIO;
+	*a = (struct isim_wire_addr) {
 		.ipv4 = qp->ipv4,
 		.tos = c->tos,
 		.ttl = c->ttl,
 		.insert_vlan = c->insert_vlan,
 		.vlan_tag = c->vlan_tag,
 	};
+	memcpy(a->src_ip, qp->src_ip, sizeof(a->src_ip));
+	memcpy(a->dest_ip, qp->dest_ip, sizeof(a->dest_ip));
+	ether_addr_copy(a->smac, qp->mac);
+	u64_to_ether_addr(sdev->hmc.arp[qp->arp_idx], a->dmac);
+	return 0;
+}
+
+/* A segment of the connection, from the QP's numbers. */
+static int isim_iwarp_send_seg(struct isim_dev *sdev, struct isim_qp *qp,
+			       u8 flags, const void *data, u32 len)
+{
+	struct isim_wire_addr a;
 	struct tcphdr *th;
 	int err;
 
-	if (qp->arp_idx >= ISIM_MAX_ARPS || !test_bit(qp->arp_idx, sdev->hmc.arp_valid))
-		return -ENXIO;
+	err = isim_iwarp_wire_addr(sdev, qp, &a);
+	if (err)
+		return err;
 	th = isim_iwarp_tcp_hdr(qp, flags, len);
 	if (!th)
 		return -ENOMEM;
 	memcpy(th + 1, data, len);
-	memcpy(a.src_ip, qp->src_ip, sizeof(a.src_ip));
-	memcpy(a.dest_ip, qp->dest_ip, sizeof(a.dest_ip));
-	ether_addr_copy(a.smac, qp->mac);
-	u64_to_ether_addr(sdev->hmc.arp[qp->arp_idx], a.dmac);
 	err = isim_wire_tcp_send(sdev, &a, th, sizeof(*th) + len);
 	kfree(th);
 	return err;
@@ -170,12 +199,16 @@ static void isim_iwarp_close_complete(struct isim_dev *sdev, struct isim_qp *qp,
 	isim_aeq_post_tcp(sdev, IRDMA_AE_LLP_CLOSE_COMPLETE, qp, IRDMA_AE_SOURCE_RSVD, 0);
 }
 
-/*
- * The engine gives a connection up (its retransmissions ran out): gone
- * without a segment, and the report says so (TCP state CLOSED), as the
- * stock driver needs to close its side.
+/**
+ * isim_iwarp_give_up - the engine gives a connection up (its
+ *	retransmissions ran out)
+ * @qp: the QP
+ * @r: the outcome of the WQE that was being sent: the AE its QP gets
+ *
+ * Gone without a segment, and the report says so (TCP state CLOSED), as
+ * the stock driver needs to close its side.
  */
-static void isim_iwarp_give_up(struct isim_qp *qp, struct isim_result *r)
+void isim_iwarp_give_up(struct isim_qp *qp, struct isim_result *r)
 {
 	qp->tcp.state = IRDMA_TCP_STATE_CLOSED;
 	qp->tcp.fin_pending = false;
@@ -565,8 +598,16 @@ struct isim_dev *isim_iwarp_peer(struct isim_dev *sdev, struct isim_qp *qp,
 	return NULL;
 }
 
-/* Stream bytes of a message: its FPDUs, each at most an MSS. */
-static u32 isim_iwarp_stream_len(u32 hdr, u32 len, u16 mss)
+/**
+ * isim_iwarp_stream_len - stream bytes of a message: its FPDUs, each at
+ *	most an MSS
+ * @hdr: its DDP/RDMAP header's length (ISIM_DDP_*_HDR)
+ * @len: its data's
+ * @mss: the connection's MSS
+ *
+ * Return: the bytes.
+ */
+u32 isim_iwarp_stream_len(u32 hdr, u32 len, u16 mss)
 {
 	u32 per = (mss - ISIM_MPA_LEN_CRC - hdr) & ~3U, full, rest, total;
 
@@ -620,6 +661,7 @@ void isim_iwarp_carried(struct isim_dev *dst, struct isim_qp *qp, struct isim_qp
 	default:
 		isim_iwarp_carry(qp, dqp, isim_iwarp_stream_len(ISIM_DDP_UNTAGGED_HDR, len,
 								qp->tcp.mss));
+		dqp->tcp.sends_rx++;
 	}
 	dqp->tcp.pdu_rcvd = true;
 	if (dqp->tcp.wait_pdu) {
@@ -687,8 +729,9 @@ static void isim_iwarp_fin(struct isim_dev *sdev, struct isim_qp *qp)
  *
  * Acknowledgments, FINs and resets are taken as TCP takes them (a reset
  * or FIN only in sequence); data already received is dropped as a
- * duplicate. New data, which only a peer other than a simulated engine
- * sends as segments, is not modelled.
+ * duplicate. New data is the FPDU the IEQ's driver loops back (ieq.c),
+ * or else, sent as segments only by a peer other than a simulated
+ * engine, not modelled.
  *
  * Context: a thread, under the engine lock.
  */
@@ -726,6 +769,9 @@ void isim_iwarp_segment_rx(struct isim_dev *sdev, struct isim_qp *qp,
 		return;
 	}
 	if (len && after(seq + len, c->rcv_nxt)) {
+		/* The FPDU the IEQ put together, looped back by its driver. */
+		if (isim_ieq_lpb_rx(sdev, qp, skb, f, th, seq, len))
+			return;
 		sdev->stats.stream_unmodelled++;
 		dev_warn_ratelimited(&sdev->dev,
 				     "QP %u: stream data in segments is not modelled\n",

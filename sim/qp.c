@@ -241,6 +241,7 @@ void isim_qp_destroy(struct isim_dev *sdev, const __le64 *wqe,
 		return isim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
 	if (qp->type == IRDMA_QP_TYPE_IWARP)
 		isim_iwarp_destroy(sdev, qp, le64_to_cpu(wqe[3]));
+	isim_ieq_release(qp);
 	kfree(qp);
 }
 
@@ -250,6 +251,11 @@ void isim_qp_destroy(struct isim_dev *sdev, const __le64 *wqe,
  */
 void isim_qps_destroy_all(struct isim_dev *sdev)
 {
+	struct isim_qp *qp;
+	unsigned long id;
+
+	xa_for_each(&sdev->qps, id, qp)
+		isim_ieq_release(qp);
 	isim_xa_free_all(&sdev->qps);
 }
 
@@ -322,6 +328,11 @@ int isim_wqe_frags(u64 hdr, u32 *frags)
  * @sdev: the simulated function
  * @wqe: the command
  * @res: its completion; the minor code says which queue was flushed
+ *
+ * With GENERATE_AE (the same opcode, as GEN_AE) the QP gets the AE whose
+ * code and source qword 1 holds: the stock driver asks so for an MPA CRC
+ * error its IEQ found. Without a queue to flush that is all: the QP
+ * stays as it is.
  */
 void isim_qp_flush(struct isim_dev *sdev, const __le64 *wqe,
 		   struct isim_cqp_result *res)
@@ -333,6 +344,15 @@ void isim_qp_flush(struct isim_dev *sdev, const __le64 *wqe,
 
 	if (!qp)
 		return isim_fail(res, IRDMA_CQP_MIN_INVALID_STATE);
+	if (hdr & IRDMA_FLUSH_GENERATE_AE) {
+		u64 ae = le64_to_cpu(wqe[1]);
+
+		sdev->stats.gen_ae++;
+		isim_aeq_post_tcp(sdev, FIELD_GET(IRDMA_GEN_AE_CODE, ae), qp,
+				  FIELD_GET(IRDMA_GEN_AE_SOURCE, ae), 0);
+		if (!(hdr & (IRDMA_FLUSH_SQ | IRDMA_FLUSH_RQ)))
+			return;
+	}
 	qp->state = IRDMA_QPS_ERROR;
 	if ((hdr & IRDMA_FLUSH_SQ) &&
 	    isim_valid(isim_sq_wqe_hdr(sdev, qp, qp->sq_tail), qp->sq_polarity)) {

@@ -88,6 +88,10 @@ int isim_wqe_frags(u64 hdr, u32 *frags);
 struct isim_dev *isim_peer_get(struct isim_dev *self, const u8 *mac);
 void isim_peer_put(struct isim_dev *self, struct isim_dev *peer);
 
+/* DDP/RDMAP headers: tagged (write, read response), untagged (send). */
+#define ISIM_DDP_TAGGED_HDR	14
+#define ISIM_DDP_UNTAGGED_HDR	18
+
 /* iwarp.c */
 u16 isim_iwarp_modify(struct isim_dev *sdev, struct isim_qp *qp, u64 hdr,
 		      u64 ctx_pa, u8 termlen);
@@ -100,6 +104,20 @@ struct isim_dev *isim_iwarp_peer(struct isim_dev *sdev, struct isim_qp *qp,
 				 struct isim_qp **dqp, struct isim_result *r);
 void isim_iwarp_carried(struct isim_dev *dst, struct isim_qp *qp, struct isim_qp *dqp,
 			u8 op, u32 len, bool answered);
+struct tcphdr *isim_iwarp_tcp_hdr(const struct isim_qp *qp, u8 flags, u32 len);
+int isim_iwarp_wire_addr(struct isim_dev *sdev, const struct isim_qp *qp,
+			 struct isim_wire_addr *a);
+void isim_iwarp_give_up(struct isim_qp *qp, struct isim_result *r);
+u32 isim_iwarp_stream_len(u32 hdr, u32 len, u16 mss);
+
+/* ieq.c */
+bool isim_ieq_hold(struct isim_dev *sdev, struct isim_dev *dst, struct isim_qp *qp,
+		   struct isim_qp *dqp, u8 op, const __le64 *wqe,
+		   const struct isim_msg *msg, struct isim_result *r);
+bool isim_ieq_lpb_rx(struct isim_dev *sdev, struct isim_qp *qp,
+		     const struct sk_buff *skb, const struct isim_tcp_frame *f,
+		     const struct tcphdr *th, u32 seq, u32 len);
+void isim_ieq_release(struct isim_qp *qp);
 
 /* qp_rx.c */
 int isim_recv_peek(struct isim_dev *sdev, struct isim_qp *qp, __le64 *wqe,

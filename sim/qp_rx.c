@@ -238,8 +238,9 @@ bool isim_ud_deliver(struct isim_dev *dst, u32 qpn, u32 qkey,
  * doorbell. A segment finding none, or one too small, is lost.
  *
  * Context: under the engine lock.
+ * Return: true if the segment landed in a buffer.
  */
-void isim_uda_receive(struct isim_dev *sdev, struct isim_qp *qp,
+bool isim_uda_receive(struct isim_dev *sdev, struct isim_qp *qp,
 		      const struct sk_buff *skb, const struct isim_tcp_frame *f)
 {
 	__le64 wqe[IRDMA_MAX_QUANTA_PER_WR * 4] = {};
@@ -250,12 +251,12 @@ void isim_uda_receive(struct isim_dev *sdev, struct isim_qp *qp,
 
 	if (qp->state != IRDMA_QPS_RTS || isim_recv_peek(sdev, qp, wqe, &idx)) {
 		sdev->stats.tcp_rx_dropped++;
-		return;
+		return false;
 	}
 	buf = kzalloc(len, GFP_KERNEL);
 	if (!buf) {
 		sdev->stats.tcp_rx_dropped++;
-		return;
+		return false;
 	}
 	err = skb_copy_bits(skb, f->l3_off, buf + ISIM_UDA_TCP_OFFSET - f->l3_len,
 			    f->l3_len + f->l4_len);
@@ -264,7 +265,7 @@ void isim_uda_receive(struct isim_dev *sdev, struct isim_qp *qp,
 	kfree(buf);
 	if (err) {
 		sdev->stats.tcp_rx_dropped++;
-		return;
+		return false;
 	}
 	cqe[0] = FIELD_PREP(IRDMA_CQE_PAYLDLEN, len);
 	cqe[3] = FIELD_PREP(IRDMA_CQE_WQEIDX, idx) |
@@ -279,4 +280,5 @@ void isim_uda_receive(struct isim_dev *sdev, struct isim_qp *qp,
 	trace_irdma_sim_wqe(sdev->id, qp->id, "rq", qp->priv, wqe, 4);
 	isim_recv_advance(sdev, qp);
 	sdev->stats.uda_rx++;
+	return true;
 }

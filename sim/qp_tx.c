@@ -356,7 +356,8 @@ static void isim_exec_ud(struct isim_dev *sdev, struct isim_qp *qp,
  * UDA: the WQE holds a TCP segment (its header L4LEN words long); the
  * engine puts the Ethernet header (the destination MAC from the AH's ARP
  * entry, the source MAC the AH names, its VLAN tag) and the IP header in
- * front, fills in the TCP checksum and sends the frame out of the port.
+ * front, fills in the TCP checksum and sends the frame out of the port,
+ * or back into it if the AH says so (the IEQ's).
  */
 static void isim_exec_uda(struct isim_dev *sdev, struct isim_qp *qp, u64 hdr,
 			  const struct isim_msg *msg, struct isim_result *r)
@@ -521,6 +522,11 @@ static void isim_exec_rc(struct isim_dev *sdev, struct isim_qp *qp, u8 op,
 			r->req_ae = IRDMA_AE_LLP_TOO_MANY_RETRIES;
 			return;
 		}
+	}
+	/* A message cut into pieces for the peer's IEQ waits for them. */
+	if (iwarp && !read && isim_ieq_hold(sdev, dst, qp, dqp, op, wqe, msg, r)) {
+		isim_peer_put(sdev, dst);
+		return;
 	}
 	if (read) {
 		isim_exec_read(sdev, qp, wqe, dst, dqp, r);

@@ -162,6 +162,8 @@ struct isim_cq {
 	void *shadow_va;
 };
 
+struct isim_ieq_hold;
+
 /**
  * struct isim_tcp_conn - the TCP connection an offloaded iWARP QP carries,
  *	from the context the driver loaded at RTS
@@ -193,6 +195,9 @@ struct isim_cq {
  * @term_len: its payload's length
  * @term_msg: its payload, read from Q2 when MODIFY_QP asked for it
  * @lost_since: when a message first found no offloaded peer (0: none)
+ * @ieq_qpn: the QP taking its exceptions (the IEQ), from the context
+ * @sends_rx: untagged messages on queue 0 (sends) taken: the last MSN
+ * @ieq: the FPDU held while its pieces go through the IEQ (ieq.c)
  */
 struct isim_tcp_conn {
 	bool offloaded;
@@ -222,6 +227,9 @@ struct isim_tcp_conn {
 	u8 term_len;
 	u8 term_msg[15];
 	unsigned long lost_since;
+	u16 ieq_qpn;
+	u32 sends_rx;
+	struct isim_ieq_hold *ieq;
 };
 
 /**
@@ -483,6 +491,14 @@ struct isim_hmc {
  *	offloaded peer (not yet, or never)
  * @iwarp_term_tx: TERMINATE messages offloaded connections sent
  * @iwarp_term_rx: TERMINATE messages they took
+ * @ieq_split_msgs: messages arriving here sent to the IEQ in pieces
+ *	(the ieq_split knob), not placed by the engine
+ * @ieq_segs_tx: the pieces (TCP segments) that went into the IEQ
+ * @ieq_lpb_ok: FPDUs the IEQ looped back as they were sent
+ * @ieq_lpb_bad: looped-back data that was not (sequence or bytes)
+ * @ieq_lost: split messages whose FPDU never came back: their sender gave up
+ * @gen_ae: asynchronous events the driver asked for (FLUSH_WQES with
+ *	GENERATE_AE)
  * @cq_acks: CQACK writes taken
  * @cq_acks_unmatched: those whose CQ had no event to acknowledge (the
  *	number read was another write's, or stale)
@@ -524,6 +540,12 @@ struct isim_stats {
 	u64 iwarp_unreached;
 	u64 iwarp_term_tx;
 	u64 iwarp_term_rx;
+	u64 ieq_split_msgs;
+	u64 ieq_segs_tx;
+	u64 ieq_lpb_ok;
+	u64 ieq_lpb_bad;
+	u64 ieq_lost;
+	u64 gen_ae;
 	atomic64_t cq_acks;
 	atomic64_t cq_acks_unmatched;
 	atomic64_t cq_events_held;
@@ -684,6 +706,10 @@ struct isim_doorbell {
  * @hold_ms: how long @hold keeps the engine lock
  * @hold: holds the engine lock, as a thread whose CPU the host took away
  * @hold_taken: @hold has the lock
+ * @ieq_split: messages still to arrive in pieces through the IEQ (iwarp.c)
+ * @ieq_pieces: into how many TCP segments each goes
+ * @ieq_dup: the first piece goes twice
+ * @ieq_badcrc: the FPDU's CRC is wrong
  */
 struct isim_faults {
 	s32 fail_op;
@@ -695,6 +721,10 @@ struct isim_faults {
 	struct completion hold_taken;
 	spinlock_t ae_lock; /* the queue of events to raise */
 	DECLARE_KFIFO(aes, u64, 16);
+	atomic_t ieq_split;
+	u8 ieq_pieces;
+	bool ieq_dup;
+	bool ieq_badcrc;
 };
 
 /**
@@ -1068,7 +1098,7 @@ struct isim_tcp_frame {
 bool isim_tcp_frame_parse(const struct sk_buff *skb, struct isim_tcp_frame *f);
 bool isim_steer_take(struct isim_dev *sdev, struct sk_buff *skb);
 bool isim_steer_rx_run(struct isim_dev *sdev);
-void isim_uda_receive(struct isim_dev *sdev, struct isim_qp *qp,
+bool isim_uda_receive(struct isim_dev *sdev, struct isim_qp *qp,
 		      const struct sk_buff *skb, const struct isim_tcp_frame *f);
 void isim_steer_apbvt(struct isim_dev *sdev, const __le64 *wqe,
 		      struct isim_cqp_result *res);
@@ -1137,6 +1167,8 @@ void isim_iwarp_segment_rx(struct isim_dev *sdev, struct isim_qp *qp,
 /* wire.c */
 int isim_wire_tcp_send(struct isim_dev *sdev, const struct isim_wire_addr *a,
 		       const void *seg, u32 len);
+struct sk_buff *isim_wire_tcp_skb(const struct isim_wire_addr *a, const void *seg,
+				  u32 len);
 int isim_wire_tcp_image(const struct isim_wire_addr *a, const void *seg, u32 len,
 			void *out, u32 room);
 

@@ -89,6 +89,21 @@ static struct sk_buff *isim_wire_tcp_frame(const struct isim_wire_addr *a,
 }
 
 /**
+ * isim_wire_tcp_skb - the frame of a TCP segment, as it would come off the
+ *	wire
+ * @a: the headers to put in front
+ * @seg: the segment, from its TCP header on (its checksum is filled in)
+ * @len: its length
+ *
+ * Return: the frame, from its Ethernet header, or NULL.
+ */
+struct sk_buff *isim_wire_tcp_skb(const struct isim_wire_addr *a, const void *seg,
+				  u32 len)
+{
+	return isim_wire_tcp_frame(a, seg, len);
+}
+
+/**
  * isim_wire_tcp_image - the bytes of a TCP segment's frame, as an engine
  *	taking it writes them to memory (no VLAN tag)
  * @a: the headers to put in front (@a's tag is left out)

@@ -506,6 +506,107 @@ iwarp_terminate() {
 		check_failed "terminate: QPs left"
 }
 
+# The IEQ: the server's function cuts the next messages arriving there
+# (sends and RDMA writes of one FPDU) into TCP segments for its IEQ (the
+# ieq_split knob); its driver puts each FPDU together, checks its CRC and
+# loops it back, and only then is the message placed. rping with its
+# data checked, with 2 pieces, 3, and 2 with the first given twice (the
+# driver drops it and acknowledges), each way; then ib_write_bw's writes.
+# Every message cut must come back whole and in sequence, and the QPs
+# must end cleanly.
+# The IEQ (iwarp_ieq below): an rping of 5 checked pings, the knob armed
+# on the server's function before it.
+ieq_rping() {	# NAME SERVER_ADDR CLIENT_ADDR
+	local name=$1 saddr=$2 caddr=$3 srv rc src
+
+	timeout 60 rping -s -a "$saddr" -v -V -C 5 -S 64 >/tmp/srv.rp 2>&1 &
+	srv=$!
+	wait_for -t 20 cm_listening || { cat /tmp/srv.rp; fail "$name: no listener"; }
+	timeout 60 rping -c -a "$saddr" -I "$caddr" -v -V -C 5 -S 64 >/tmp/cli.rp 2>&1
+	rc=$?
+	wait $srv
+	src=$?
+	if [ $rc -ne 0 ] || [ $src -ne 0 ]; then
+		cat /tmp/srv.rp /tmp/cli.rp
+		stats
+		dmesg | tail -40
+		check_failed "$name: client $rc, server $src"
+		return
+	fi
+	expect_eq "$name: pings the client checked" \
+		"$(grep -c '^ping data: rdma-ping-' /tmp/cli.rp)" 5
+	expect_eq "$name: pings the server saw" \
+		"$(grep -c '^server ping data: rdma-ping-' /tmp/srv.rp)" 5
+}
+
+# What the simulator counted of the messages it cut (the knob disarmed,
+# whatever came of them, so that nothing after is cut).
+ieq_check() {	# NAME FUNCTION SPLIT_BEFORE OK_BEFORE N
+	local name=$1 fn=$2 split ok left
+
+	left=$(cut -d' ' -f1 "$SIM_DBG/irdma_sim$fn/ieq_split")
+	echo 0 >"$SIM_DBG/irdma_sim$fn/ieq_split"
+	split=$(($(fn_stat "$fn" ieq_split_msgs) - $3))
+	ok=$(($(fn_stat "$fn" ieq_lpb_ok) - $4))
+	expect_eq "$name: messages cut for the IEQ" $split "$5"
+	expect_eq "$name: FPDUs looped back whole" $ok $split
+	expect_eq "$name: looped back wrong" \
+		$(($(fn_stat $FN0 ieq_lpb_bad) + $(fn_stat $FN1 ieq_lpb_bad))) 0
+	expect_eq "$name: FPDUs lost" \
+		$(($(fn_stat $FN0 ieq_lost) + $(fn_stat $FN1 ieq_lost))) 0
+	expect_eq "$name: knob spent" "$left" 0
+	echo "ok: $name: $split messages through the IEQ," \
+		"$(fn_stat "$fn" ieq_segs_tx) pieces so far"
+}
+
+# Messages cut across segments (the simulator's ieq_split knob on the
+# receiving function): the engine puts the pieces into the IEQ and the
+# first partial sequence number into Q2, the driver gathers them, checks
+# the MPA CRC and sends the FPDU back through a loopback address handle,
+# and the engine places it. rping's sends and writes, 2 and 3 pieces, a
+# piece repeated (the driver drops it and ACKs); ib_write_bw's writes; a
+# bad CRC, which the driver reports through GEN_AE (MPA CRC error: the
+# connection ends).
+iwarp_ieq() {
+	local run srv cli sfn n arm split ok name gen
+
+	for run in "$PEER $ADDR $FN1 4 2" "$ADDR $PEER $FN0 4 3" "$PEER $ADDR $FN1 4 2 dup" \
+		"$ADDR $PEER $FN0 4 2 dup"; do
+		read -r srv cli sfn n arm <<<"$run"
+		name="IEQ: rping to $srv, '$arm'"
+		split=$(fn_stat "$sfn" ieq_split_msgs)
+		ok=$(fn_stat "$sfn" ieq_lpb_ok)
+		echo "$n $arm" >"$SIM_DBG/irdma_sim$sfn/ieq_split" || fail "$name: knob"
+		ieq_rping "$name" "$srv" "$cli"
+		ieq_check "$name" "$sfn" "$split" "$ok" "$n"
+	done
+	# RDMA writes, to the server on DEV1.
+	split=$(fn_stat $FN1 ieq_split_msgs)
+	ok=$(fn_stat $FN1 ieq_lpb_ok)
+	echo "3 3" >"$SIM_DBG/irdma_sim$FN1/ieq_split" || fail "IEQ: knob"
+	perftest_run "IEQ: ib_write_bw -R" ib_write_bw -s 64 -n 20
+	ieq_check "IEQ: ib_write_bw -R" $FN1 "$split" "$ok" 3
+	# An FPDU whose CRC is wrong: the driver finds it so, asks for the
+	# MPA CRC error AE (GEN_AE) and ends the connection; rping fails.
+	gen=$(fn_stat $FN1 gen_ae)
+	ok=$(fn_stat $FN1 ieq_lpb_ok)
+	echo "1 2 badcrc" >"$SIM_DBG/irdma_sim$FN1/ieq_split" || fail "IEQ: knob"
+	timeout 60 rping -s -a $PEER -v -V -C 5 -S 64 >/tmp/srv.rp 2>&1 &
+	srv=$!
+	wait_for -t 20 cm_listening || { cat /tmp/srv.rp; fail "IEQ: no listener"; }
+	# rping's exit status says nothing of it: its first send is the one.
+	timeout 60 rping -c -a $PEER -I $ADDR -v -V -C 5 -S 64 >/tmp/cli.rp 2>&1
+	wait $srv
+	cat /tmp/srv.rp /tmp/cli.rp
+	echo 0 >"$SIM_DBG/irdma_sim$FN1/ieq_split"
+	expect_eq "IEQ: pings through a bad CRC" "$(grep -c '^ping data: rdma-ping-' /tmp/cli.rp)" 0
+	expect_eq "IEQ: AEs the driver asked for (bad CRC)" $(($(fn_stat $FN1 gen_ae) - gen)) 1
+	expect_eq "IEQ: FPDUs looped back (bad CRC)" $(($(fn_stat $FN1 ieq_lpb_ok) - ok)) 0
+	wait_for -t 30 not qps_on "$DEV0" && wait_for -t 30 not qps_on "$DEV1" ||
+		check_failed "IEQ: QPs left"
+	stats
+}
+
 # The whole of it: both devices iWARP, the hosts' network, the traffic,
 # the storm, and no cm_id left.
 iwarp_run() {
@@ -518,6 +619,8 @@ iwarp_run() {
 	echo "[${SECONDS}s] VLAN done"
 	iwarp_terminate
 	echo "[${SECONDS}s] terminate done"
+	iwarp_ieq
+	echo "[${SECONDS}s] IEQ done"
 	iwarp_storm
 	echo "[${SECONDS}s] storm done"
 	expect_eq "cm_ids left" "$(rdma resource show cm_id 2>/dev/null | grep -c irdma)" 0
