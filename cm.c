@@ -1111,61 +1111,29 @@ void irdma_cm_ilq_receive(struct irdma_puda *q, const struct irdma_puda_rx *rx)
 }
 
 /**
- * irdma_cm_ieq_qpn - the QP carrying the connection an IEQ segment is of
+ * irdma_cm_ieq_qp - the QP carrying the connection an IEQ segment is of
  * @cm: the connection manager
  * @rx: the segment, read
  * @vlan: its VLAN id (IRDMA_CM_NO_VLAN: none)
  *
  * Context: CEQ 0's thread, under the function's puda_lock.
- * Return: the QP's number, or -ENOENT when no connection has a QP for it.
+ * Return: the QP, held (release with irdma_qp_put()), or NULL when no
+ * connection has a live QP for it.
  */
-int irdma_cm_ieq_qpn(struct irdma_cm *cm, const struct irdma_cm_rx *rx, u16 vlan)
+struct irdma_qp *irdma_cm_ieq_qp(struct irdma_cm *cm, const struct irdma_cm_rx *rx,
+				 u16 vlan)
 {
 	struct irdma_cm_conn *c;
-	int qpn = -ENOENT;
+	struct irdma_qp *qp = NULL;
 
 	if (!cm)
-		return qpn;
+		return NULL;
 	spin_lock(&cm->lock);
 	c = irdma_cm_find(cm, rx, vlan);
-	if (c && c->qp)
-		qpn = c->qp->id;
+	if (c && c->qp && refcount_inc_not_zero(&c->qp->refs))
+		qp = c->qp;
 	spin_unlock(&cm->lock);
-	return qpn;
-}
-
-/**
- * irdma_cm_ieq_ack - a bare acknowledgment on an offloaded connection
- * @cm: the connection manager
- * @rx: the segment it answers, read
- * @vlan: its VLAN id
- * @ack: what it acknowledges
- * @window: the window it offers, as carried
- *
- * Sent through the ILQ, from the sequence number the peer acknowledged.
- *
- * Context: under the function's puda_lock; does not sleep.
- */
-void irdma_cm_ieq_ack(struct irdma_cm *cm, const struct irdma_cm_rx *rx, u16 vlan,
-		      u32 ack, u16 window)
-{
-	struct irdma_cm_seg seg = {
-		.local_port = rx->local_port,
-		.remote_port = rx->remote_port,
-		.seq = rx->ack,
-		.ack = ack,
-		.flags = TCPHDR_ACK,
-		.window = window,
-	};
-	struct irdma_cm_conn *c;
-
-	if (!cm)
-		return;
-	spin_lock(&cm->lock);
-	c = irdma_cm_find(cm, rx, vlan);
-	if (c && c->qp)
-		irdma_cm_xmit(&c->node, &seg);
-	spin_unlock(&cm->lock);
+	return qp;
 }
 
 static struct irdma_cm *irdma_cm_of(struct iw_cm_id *cm_id)

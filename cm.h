@@ -166,9 +166,9 @@ int irdma_cm_tcp_parse(const u8 *buf, u32 len, bool ipv4,
 #define IRDMA_CM_NO_VLAN		0xffff
 
 struct irdma_cm;
-int irdma_cm_ieq_qpn(struct irdma_cm *cm, const struct irdma_cm_rx *rx, u16 vlan);
-void irdma_cm_ieq_ack(struct irdma_cm *cm, const struct irdma_cm_rx *rx, u16 vlan,
-		      u32 ack, u16 window);
+struct irdma_qp;
+struct irdma_qp *irdma_cm_ieq_qp(struct irdma_cm *cm, const struct irdma_cm_rx *rx,
+				 u16 vlan);
 
 /*
  * One connection while the connection manager owns it (cm_node.c): the

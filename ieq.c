@@ -14,8 +14,11 @@
  * and carries the last segment's TCP header, naming an address handle
  * with the loopback bit: the engine takes it as the next segment of the
  * stream, from the peer. Bytes already held or sent back are cut off a
- * segment; one that leaves a gap is dropped and answered with an ACK of
- * what is held, so that the peer sends again. A bad FPDU drops the rest
+ * segment; one that leaves a gap is dropped, for the peer's TCP to send
+ * again. (Upstream means to acknowledge a repeat or a gap through the
+ * connection manager, but on GEN_2 the connection's address handle is
+ * gone once the QP took over, so nothing goes: the stock driver sends
+ * nothing here either.) A bad FPDU drops the rest
  * of the sequence and has the engine raise the MPA CRC error's event for
  * the QP (a TERMINATE follows, term.c).
  */
@@ -31,14 +34,17 @@
 
 /* Where the engine writes the first partial sequence number into Q2. */
 #define IRDMA_IEQ_Q2_FPSN	64
-/* What a frame of the MTU leaves for FPDUs besides IP and TCP headers. */
-#define IRDMA_IEQ_MTU_TO_FPDU_V4	40
-#define IRDMA_IEQ_MTU_TO_FPDU_V6	60
+/* The IP header in front of a segment sent back (no IPv4 options). */
+#define IRDMA_IEQ_IPV4_HDR	20
+#define IRDMA_IEQ_IPV6_HDR	40
+/* Again after this long: an address handle the CQP did not make. */
+#define IRDMA_IEQ_AH_RETRY	(HZ / 10)
 /* An FPDU: MPA's length, the ULPDU, padding to 4 bytes, MPA's CRC. */
 #define IRDMA_MPA_LEN_BYTES	2
 #define IRDMA_MPA_CRC_BYTES	4
-/* Where the sequence number is in a TCP header. */
+/* Where the sequence number and the flags are in a TCP header. */
 #define IRDMA_TCP_SEQ_OFFSET	4
+#define IRDMA_TCP_FLAGS_OFFSET	13
 /* The IPv4 header's TTL and the IPv6 header's hop limit. */
 #define IRDMA_IPV4_TTL_OFFSET	8
 #define IRDMA_IPV6_HOP_OFFSET	7
@@ -57,10 +63,25 @@ u32 irdma_ieq_fpdu_len(const u8 *mpa)
 EXPORT_SYMBOL_IF_KUNIT(irdma_ieq_fpdu_len);
 
 /**
+ * irdma_ieq_stream_consume - bytes from the start were sent back
+ * @s: the stream
+ * @len: how many
+ */
+void irdma_ieq_stream_consume(struct irdma_ieq_stream *s, u32 len)
+{
+	memmove(s->data, s->data + len, s->len - len);
+	s->len -= len;
+	s->seq += len;
+}
+EXPORT_SYMBOL_IF_KUNIT(irdma_ieq_stream_consume);
+
+/**
  * irdma_ieq_stream_add - a segment's bytes for the partial sequence
  * @s: the stream, its buffer allocated
  * @fpsn: the first partial sequence number the engine gives now; another
- *	than the sequence's starts a new one
+ *	than the sequence's starts a new one, unless it lies in the bytes
+ *	held (the engine took those before it, from a retransmission: the
+ *	rest stay)
  * @seq: the segment's sequence number
  * @data: its payload
  * @len: the payload's length
@@ -73,7 +94,11 @@ enum irdma_ieq_verdict irdma_ieq_stream_add(struct irdma_ieq_stream *s, u32 fpsn
 {
 	u32 end;
 
-	if (!s->active || fpsn != s->fpsn) {
+	if (s->active && fpsn != s->fpsn && !before(fpsn, s->seq) &&
+	    !after(fpsn, s->seq + s->len)) {
+		irdma_ieq_stream_consume(s, fpsn - s->seq);
+		s->fpsn = fpsn;
+	} else if (!s->active || fpsn != s->fpsn) {
 		s->active = true;
 		s->failed = false;
 		s->fpsn = fpsn;
@@ -110,8 +135,8 @@ static bool irdma_ieq_crc_good(const u8 *fpdu, u32 len)
 /**
  * irdma_ieq_stream_ready - the whole FPDUs at the start of the bytes held
  * @s: the stream
- * @max_fpdu: the longest FPDU the connection carries, and the most one
- *	segment sent back holds
+ * @max_fpdu: the most FPDU bytes one segment sent back holds (the MTU
+ *	less the IP and TCP headers), and so the longest FPDU there can be
  *
  * Return: the bytes of the whole FPDUs, their CRCs good, that one segment
  * carries (0 while the first is not whole); -EBADMSG for an FPDU longer
@@ -135,25 +160,6 @@ int irdma_ieq_stream_ready(const struct irdma_ieq_stream *s, u32 max_fpdu)
 }
 EXPORT_SYMBOL_IF_KUNIT(irdma_ieq_stream_ready);
 
-/**
- * irdma_ieq_stream_consume - bytes from the start were sent back
- * @s: the stream
- * @len: how many
- */
-void irdma_ieq_stream_consume(struct irdma_ieq_stream *s, u32 len)
-{
-	memmove(s->data, s->data + len, s->len - len);
-	s->len -= len;
-	s->seq += len;
-}
-EXPORT_SYMBOL_IF_KUNIT(irdma_ieq_stream_consume);
-
-static u32 irdma_ieq_max_fpdu(struct irdma_fn *fn, bool ipv4)
-{
-	return READ_ONCE(fn->mtu) -
-	       (ipv4 ? IRDMA_IEQ_MTU_TO_FPDU_V4 : IRDMA_IEQ_MTU_TO_FPDU_V6);
-}
-
 /* The sequence failed: the rest of it goes, and the engine raises the event. */
 static void irdma_ieq_fail(struct irdma_qp *qp)
 {
@@ -165,43 +171,48 @@ static void irdma_ieq_fail(struct irdma_qp *qp)
 	e->stats.bad++;
 	irdma_build_gen_ae(&cmd, qp->id, IRDMA_AE_LLP_RECEIVED_MPA_CRC_ERROR,
 			   IRDMA_AE_SOURCE_RQ);
-	irdma_cqp_post_async(&qp->iwdev->fn, &cmd);
+	if (irdma_cqp_post_async(&qp->iwdev->fn, &cmd))
+		ibdev_warn(qp->ibqp.device, "QP %u: no event for a bad FPDU\n", qp->id);
 }
 
 /*
  * Whole FPDUs go back to the engine, a segment at a time, from the
- * sequence's first byte. Context: the function's puda_lock and @qp's
- * ieq.lock held.
+ * sequence's first byte, under the last segment's TCP header (its FIN
+ * only on the segment that ends where that FIN's did). Bytes that cannot
+ * go now (every buffer in flight, or the IEQ being made anew for a new
+ * MTU) go from the work a tick later. Context: the function's puda_lock
+ * and @qp's ieq.lock held.
  */
 static void irdma_ieq_send_back(struct irdma_qp *qp)
 {
 	struct irdma_fn *fn = &qp->iwdev->fn;
 	struct irdma_ieq_qp *e = &qp->ieq;
+	u32 max;
 	int n, err;
 
-	if (e->ah_state != IRDMA_IEQ_AH_MADE || e->stopped || !fn->ieq)
+	if (e->ah_state != IRDMA_IEQ_AH_MADE || e->stopped)
 		return;
+	max = READ_ONCE(fn->mtu) - e->tcph_len -
+	      (e->ah.ipv4 ? IRDMA_IEQ_IPV4_HDR : IRDMA_IEQ_IPV6_HDR);
 	for (;;) {
-		n = irdma_ieq_stream_ready(&e->stream, irdma_ieq_max_fpdu(fn, e->ah.ipv4));
+		n = irdma_ieq_stream_ready(&e->stream, max);
 		if (n < 0)
 			irdma_ieq_fail(qp);
 		if (n <= 0)
 			return;
 		put_unaligned_be32(e->stream.seq, e->tcph + IRDMA_TCP_SEQ_OFFSET);
-		err = irdma_puda_send_parts(fn->ieq, e->ah.id, e->tcph, e->tcph_len,
-					    e->stream.data, n);
-		if (err == -EBUSY) {
-			/* Every buffer in flight: again once some came back. */
+		if (e->fin && e->stream.seq + n == e->fin_end)
+			e->tcph[IRDMA_TCP_FLAGS_OFFSET] |= TCPHDR_FIN;
+		else
+			e->tcph[IRDMA_TCP_FLAGS_OFFSET] &= ~TCPHDR_FIN;
+		err = fn->ieq ? irdma_puda_send_parts(fn->ieq, e->ah.id, e->tcph, e->tcph_len,
+						      e->stream.data, n) : -EAGAIN;
+		if (err) {
 			mod_delayed_work(system_wq, &e->work, 1);
 			return;
 		}
-		if (err) {
-			/* An MTU changed under the sequence: it cannot go back. */
-			e->stream.failed = true;
-			e->stream.len = 0;
-			e->stats.dropped++;
-			return;
-		}
+		if (e->tcph[IRDMA_TCP_FLAGS_OFFSET] & TCPHDR_FIN)
+			e->fin = false;
 		e->stats.fpdus++;
 		irdma_ieq_stream_consume(&e->stream, n);
 	}
@@ -215,28 +226,21 @@ static void irdma_ieq_work(struct work_struct *work)
 	struct irdma_fn *fn = &qp->iwdev->fn;
 	struct irdma_ah_hw_info ah;
 	bool make;
-	int err;
 
 	spin_lock(&e->lock);
-	make = e->ah_state == IRDMA_IEQ_AH_PENDING;
+	make = e->ah_state == IRDMA_IEQ_AH_PENDING && !e->stopped;
 	ah = e->ah;
 	spin_unlock(&e->lock);
 	if (make) {
-		err = irdma_create_hw_ah(fn, &ah, RDMA_CREATE_AH_SLEEPABLE);
+		if (irdma_create_hw_ah(fn, &ah, RDMA_CREATE_AH_SLEEPABLE)) {
+			/* The bytes stay: a later try may send them. */
+			mod_delayed_work(system_wq, &e->work, IRDMA_IEQ_AH_RETRY);
+			return;
+		}
 		spin_lock(&e->lock);
 		e->ah = ah;
-		e->ah_state = err ? IRDMA_IEQ_AH_NONE : IRDMA_IEQ_AH_MADE;
-		if (err) {
-			/*
-			 * Nothing can go back: the peer's retransmission may
-			 * come, and the next segment tries again.
-			 */
-			e->stream.active = false;
-			e->stream.len = 0;
-		}
+		e->ah_state = IRDMA_IEQ_AH_MADE;
 		spin_unlock(&e->lock);
-		if (err)
-			irdma_arp_put(fn, ah.arp_idx);
 	}
 	mutex_lock(&fn->puda_lock);
 	spin_lock(&e->lock);
@@ -282,12 +286,12 @@ static bool irdma_ieq_ah_fields(struct irdma_qp *qp, struct irdma_puda *q,
 static bool irdma_ieq_buffer(struct irdma_qp *qp, struct irdma_puda *q)
 {
 	struct irdma_ieq_qp *e = &qp->ieq;
-	u32 cap = irdma_ieq_max_fpdu(q->fn, false) + q->buf_size;
+	u32 cap = READ_ONCE(q->fn->mtu) + q->buf_size;
 	u8 *buf;
 
 	if (READ_ONCE(e->stream.data))
 		return true;
-	buf = kmalloc(cap, GFP_ATOMIC);
+	buf = kmalloc(cap, GFP_KERNEL);
 	if (!buf)
 		return false;
 	spin_lock(&e->lock);
@@ -301,18 +305,22 @@ static bool irdma_ieq_buffer(struct irdma_qp *qp, struct irdma_puda *q)
 	return true;
 }
 
-/* A segment of @qp's stream. Context: as irdma_ieq_receive(). */
+/*
+ * A segment of @qp's stream: taken if it carries what comes next, and
+ * what is whole goes back. Context: as irdma_ieq_receive().
+ */
 static void irdma_ieq_qp_take(struct irdma_qp *qp, struct irdma_puda *q,
 			      const struct irdma_puda_rx *rx,
-			      const struct irdma_cm_rx *seg, u16 vlan)
+			      const struct irdma_cm_rx *seg)
 {
 	struct irdma_ieq_qp *e = &qp->ieq;
 	enum irdma_ieq_verdict v;
-	u32 fpsn, ack, tcph_len;
-	u16 window;
+	u32 fpsn, tcph_len;
 
 	if (!irdma_ieq_buffer(qp, q)) {
+		spin_lock(&e->lock);
 		e->stats.dropped++;
+		spin_unlock(&e->lock);
 		return;
 	}
 	tcph_len = seg->payload - (rx->data + IRDMA_CM_TCP_OFFSET);
@@ -325,19 +333,19 @@ static void irdma_ieq_qp_take(struct irdma_qp *qp, struct irdma_puda *q,
 	if (v == IRDMA_IEQ_TAKEN) {
 		memcpy(e->tcph, rx->data + IRDMA_CM_TCP_OFFSET, tcph_len);
 		e->tcph_len = tcph_len;
+		if (seg->flags & TCPHDR_FIN) {
+			e->fin = true;
+			e->fin_end = seg->seq + seg->payload_len;
+		}
 		if (e->ah_state == IRDMA_IEQ_AH_NONE && irdma_ieq_ah_fields(qp, q, rx, seg)) {
 			e->ah_state = IRDMA_IEQ_AH_PENDING;
 			mod_delayed_work(system_wq, &e->work, 0);
 		}
-		irdma_ieq_send_back(qp);
 	} else {
 		e->stats.dropped++;
 	}
-	ack = e->stream.seq + e->stream.len;
-	window = min_t(u32, qp->iw_conn.rcv_wnd >> qp->iw_conn.rcv_wscale, U16_MAX);
+	irdma_ieq_send_back(qp);
 	spin_unlock(&e->lock);
-	if (v == IRDMA_IEQ_OLD || v == IRDMA_IEQ_GAP)
-		irdma_cm_ieq_ack(q->fn->cm, seg, vlan, ack, window);
 }
 
 /**
@@ -355,16 +363,14 @@ void irdma_ieq_receive(struct irdma_puda *q, const struct irdma_puda_rx *rx)
 	u16 vlan = rx->vlan_valid ? rx->vlan & VLAN_VID_MASK : IRDMA_CM_NO_VLAN;
 	struct irdma_cm_rx seg;
 	struct irdma_qp *qp;
-	int qpn;
 
 	if (irdma_cm_tcp_parse(rx->data, rx->len, rx->ipv4, &seg) || !seg.payload_len)
 		return;
-	qpn = irdma_cm_ieq_qpn(q->fn->cm, &seg, vlan);
-	qp = qpn < 0 ? NULL : irdma_qp_get_live(q->fn, qpn);
+	qp = irdma_cm_ieq_qp(q->fn->cm, &seg, vlan);
 	if (!qp)
 		return;
 	if (qp->hw.type == IRDMA_QP_TYPE_IWARP)
-		irdma_ieq_qp_take(qp, q, rx, &seg, vlan);
+		irdma_ieq_qp_take(qp, q, rx, &seg);
 	irdma_qp_put(qp);
 }
 

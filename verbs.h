@@ -130,15 +130,17 @@ struct irdma_ieq_stream {
 /* What irdma_ieq_stream_add() did with a segment. */
 enum irdma_ieq_verdict {
 	IRDMA_IEQ_TAKEN,	/* its new bytes follow those held */
-	IRDMA_IEQ_OLD,		/* nothing new in it: dropped, acknowledged */
-	IRDMA_IEQ_GAP,		/* bytes missing before it: dropped, acknowledged */
+	IRDMA_IEQ_OLD,		/* nothing new in it: dropped */
+	IRDMA_IEQ_GAP,		/* bytes missing before it: dropped */
 	IRDMA_IEQ_DROPPED,	/* past the window or the buffer, or the sequence failed */
 };
 
 /* Where a QP's loopback address handle for the IEQ stands. */
-#define IRDMA_IEQ_AH_NONE	0
-#define IRDMA_IEQ_AH_PENDING	1	/* its work makes it */
-#define IRDMA_IEQ_AH_MADE	2
+enum irdma_ieq_ah_state {
+	IRDMA_IEQ_AH_NONE,
+	IRDMA_IEQ_AH_PENDING,	/* its fields and ARP entry set; the work makes it */
+	IRDMA_IEQ_AH_MADE,
+};
 
 /* The most a TCP header holds. */
 #define IRDMA_TCP_MAX_HDR	60
@@ -149,8 +151,10 @@ enum irdma_ieq_verdict {
  * @stream: the bytes held
  * @tcph: the TCP header of the last segment taken, for those sent back
  * @tcph_len: its length
+ * @fin: a segment taken carried a FIN, after the byte before @fin_end
+ * @fin_end: the sequence number after that segment's data
  * @ah: the loopback address handle the segments go back through
- * @ah_state: IRDMA_IEQ_AH_*
+ * @ah_state: where @ah stands
  * @stopped: the QP is going away: nothing more is sent
  * @work: makes @ah (the CQP may be waited for there), sends what waits
  * @stats: segments taken, FPDUs sent back, segments dropped, bad FPDUs
@@ -160,8 +164,10 @@ struct irdma_ieq_qp {
 	struct irdma_ieq_stream stream;
 	u8 tcph[IRDMA_TCP_MAX_HDR];
 	u8 tcph_len;
+	bool fin;
+	u32 fin_end;
 	struct irdma_ah_hw_info ah;
-	u8 ah_state;
+	enum irdma_ieq_ah_state ah_state;
 	bool stopped;
 	struct delayed_work work;
 	struct {

@@ -80,9 +80,19 @@ static void irdma_ieq_stream_add_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.len, 5);
 	KUNIT_EXPECT_MEMEQ(test, s.data, bytes + 10, 5);
 
+	/*
+	 * The engine took 2002 and 2003 (a retransmission) and stops at
+	 * 2004: the bytes from there on stay, and 2005 follows them.
+	 */
+	KUNIT_EXPECT_EQ(test, irdma_ieq_stream_add(&s, 2004, 2005, bytes + 15, 1, 100),
+			IRDMA_IEQ_TAKEN);
+	KUNIT_EXPECT_EQ(test, s.seq, 2004);
+	KUNIT_EXPECT_EQ(test, s.len, 2);
+	KUNIT_EXPECT_MEMEQ(test, s.data, "ef", 2);
+
 	/* A failed sequence takes nothing more; a new one does. */
 	s.failed = true;
-	KUNIT_EXPECT_EQ(test, irdma_ieq_stream_add(&s, 2000, 2005, bytes, 1, 100),
+	KUNIT_EXPECT_EQ(test, irdma_ieq_stream_add(&s, 2004, 2006, bytes, 1, 100),
 			IRDMA_IEQ_DROPPED);
 	KUNIT_EXPECT_EQ(test, irdma_ieq_stream_add(&s, 3000, 3000, bytes, 1, 100),
 			IRDMA_IEQ_TAKEN);
