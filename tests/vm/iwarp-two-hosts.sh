@@ -13,7 +13,8 @@
 # ucmatose with four connections each way (one way on the sanitizing
 # kernel), the close of each connection (FINs on the wire), rping on a
 # VLAN over IPv4 and IPv6, writes and reads out of the peer's bounds
-# ending their connections with a TERMINATE, a storm of 100 connect/disconnect cycles (10
+# ending their connections with a TERMINATE, messages cut across segments
+# through the IEQ (a bad CRC among them), a storm of 100 connect/disconnect cycles (10
 # on the sanitizing kernel), and listeners, wildcard and specific, across
 # an address added and removed, the removal ending a live connection on
 # it.
