@@ -40,82 +40,85 @@ static void irdma_ieq_stream_init(struct kunit *test, struct irdma_ieq_stream *s
 	s->cap = cap;
 }
 
-/* Segments in order, overlapping, repeated, after a gap; a new sequence. */
-static void irdma_ieq_stream_add_test(struct kunit *test)
+/*
+ * One segment for a stream: its first partial sequence number, sequence
+ * number, bytes (from @from of the test's, @len of them) and window, with
+ * what it does and what the stream then holds (@held: its bytes, if
+ * given). @fail: the sequence failed before it.
+ */
+struct irdma_ieq_step {
+	u32 fpsn;
+	u32 seq;
+	u32 from;
+	u32 len;
+	u32 wnd;
+	enum irdma_ieq_verdict verdict;
+	u32 held_seq;
+	u32 held_len;
+	const char *held;
+	bool fail;
+};
+
+static void irdma_ieq_steps(struct kunit *test, const u8 *bytes,
+			    const struct irdma_ieq_step *step, unsigned int n)
 {
-	static const u8 bytes[] = "0123456789abcdefghij";
 	struct irdma_ieq_stream s;
+	unsigned int i;
 
 	irdma_ieq_stream_init(test, &s, 16);
-	KUNIT_EXPECT_EQ(test, irdma_ieq_stream_add(&s, 1000, 1000, bytes, 5, 100),
-			IRDMA_IEQ_TAKEN);
-	KUNIT_EXPECT_EQ(test, irdma_ieq_stream_add(&s, 1000, 1005, bytes + 5, 3, 100),
-			IRDMA_IEQ_TAKEN);
-	KUNIT_EXPECT_EQ(test, s.len, 8);
-	/* All of it held already. */
-	KUNIT_EXPECT_EQ(test, irdma_ieq_stream_add(&s, 1000, 1003, bytes + 3, 4, 100),
-			IRDMA_IEQ_OLD);
-	/* Two bytes held, four new: the new ones are taken. */
-	KUNIT_EXPECT_EQ(test, irdma_ieq_stream_add(&s, 1000, 1006, bytes + 6, 6, 100),
-			IRDMA_IEQ_TAKEN);
-	KUNIT_EXPECT_EQ(test, s.len, 12);
-	KUNIT_EXPECT_MEMEQ(test, s.data, bytes, 12);
-	/* Bytes 1012 to 1014 missing. */
-	KUNIT_EXPECT_EQ(test, irdma_ieq_stream_add(&s, 1000, 1015, bytes + 15, 1, 100),
-			IRDMA_IEQ_GAP);
-	/* Past the buffer (16 bytes): refused whole, nothing changes. */
-	KUNIT_EXPECT_EQ(test, irdma_ieq_stream_add(&s, 1000, 1012, bytes + 12, 5, 100),
-			IRDMA_IEQ_DROPPED);
-	KUNIT_EXPECT_EQ(test, s.len, 12);
-	/* Past the window (14 bytes from the sequence's start). */
-	KUNIT_EXPECT_EQ(test, irdma_ieq_stream_add(&s, 1000, 1012, bytes + 12, 3, 14),
-			IRDMA_IEQ_DROPPED);
-	KUNIT_EXPECT_EQ(test, irdma_ieq_stream_add(&s, 1000, 1012, bytes + 12, 2, 14),
-			IRDMA_IEQ_TAKEN);
+	for (i = 0; i < n; i++, step++) {
+		if (step->fail)
+			s.failed = true;
+		KUNIT_EXPECT_EQ_MSG(test, irdma_ieq_stream_add(&s, step->fpsn, step->seq,
+							       bytes + step->from, step->len,
+							       step->wnd),
+				    step->verdict, "step %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, s.seq, step->held_seq, "step %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, s.len, step->held_len, "step %u", i);
+		if (step->held)
+			KUNIT_EXPECT_MEMEQ_MSG(test, s.data, step->held, s.len, "step %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, s.failed, step->fail && step->verdict ==
+				    IRDMA_IEQ_DROPPED, "step %u", i);
+	}
+}
 
-	/* Another first partial sequence number: a new sequence, cut at it. */
-	KUNIT_EXPECT_EQ(test, irdma_ieq_stream_add(&s, 2000, 1990, bytes, 15, 100),
-			IRDMA_IEQ_TAKEN);
-	KUNIT_EXPECT_EQ(test, s.seq, 2000);
-	KUNIT_EXPECT_EQ(test, s.len, 5);
-	KUNIT_EXPECT_MEMEQ(test, s.data, bytes + 10, 5);
+/*
+ * Segments in order, overlapping, repeated, after a gap, past the buffer
+ * (16 bytes) and the window; a new sequence, cut at its start; one the
+ * engine moved inside; a failed one.
+ */
+static void irdma_ieq_stream_add_test(struct kunit *test)
+{
+	static const struct irdma_ieq_step steps[] = {
+		{ 1000, 1000, 0, 5, 100, IRDMA_IEQ_TAKEN, 1000, 5 },
+		{ 1000, 1005, 5, 3, 100, IRDMA_IEQ_TAKEN, 1000, 8 },
+		{ 1000, 1003, 3, 4, 100, IRDMA_IEQ_OLD, 1000, 8 },
+		{ 1000, 1006, 6, 6, 100, IRDMA_IEQ_TAKEN, 1000, 12, "0123456789ab" },
+		{ 1000, 1015, 15, 1, 100, IRDMA_IEQ_GAP, 1000, 12 },
+		{ 1000, 1012, 12, 5, 100, IRDMA_IEQ_DROPPED, 1000, 12 },
+		{ 1000, 1012, 12, 3, 14, IRDMA_IEQ_DROPPED, 1000, 12 },
+		{ 1000, 1012, 12, 2, 14, IRDMA_IEQ_TAKEN, 1000, 14 },
+		{ 2000, 1990, 0, 15, 100, IRDMA_IEQ_TAKEN, 2000, 5, "abcde" },
+		/* The engine took 2000 to 2003 and stops at 2004. */
+		{ 2004, 2005, 15, 1, 100, IRDMA_IEQ_TAKEN, 2004, 2, "ef" },
+		{ 2004, 2006, 0, 1, 100, IRDMA_IEQ_DROPPED, 2004, 2, NULL, true },
+		{ 3000, 3000, 0, 1, 100, IRDMA_IEQ_TAKEN, 3000, 1, "0" },
+	};
 
-	/*
-	 * The engine took 2002 and 2003 (a retransmission) and stops at
-	 * 2004: the bytes from there on stay, and 2005 follows them.
-	 */
-	KUNIT_EXPECT_EQ(test, irdma_ieq_stream_add(&s, 2004, 2005, bytes + 15, 1, 100),
-			IRDMA_IEQ_TAKEN);
-	KUNIT_EXPECT_EQ(test, s.seq, 2004);
-	KUNIT_EXPECT_EQ(test, s.len, 2);
-	KUNIT_EXPECT_MEMEQ(test, s.data, "ef", 2);
-
-	/* A failed sequence takes nothing more; a new one does. */
-	s.failed = true;
-	KUNIT_EXPECT_EQ(test, irdma_ieq_stream_add(&s, 2004, 2006, bytes, 1, 100),
-			IRDMA_IEQ_DROPPED);
-	KUNIT_EXPECT_EQ(test, irdma_ieq_stream_add(&s, 3000, 3000, bytes, 1, 100),
-			IRDMA_IEQ_TAKEN);
-	KUNIT_EXPECT_FALSE(test, s.failed);
+	irdma_ieq_steps(test, "0123456789abcdefghij", steps, ARRAY_SIZE(steps));
 }
 
 /* Sequence numbers that wrap: before and after as TCP compares them. */
 static void irdma_ieq_stream_wrap_test(struct kunit *test)
 {
-	static const u8 bytes[] = "0123456789";
-	struct irdma_ieq_stream s;
+	static const struct irdma_ieq_step steps[] = {
+		{ 0xfffffffc, 0xfffffffc, 0, 6, 100, IRDMA_IEQ_TAKEN, 0xfffffffc, 6 },
+		{ 0xfffffffc, 1, 5, 3, 100, IRDMA_IEQ_TAKEN, 0xfffffffc, 8, "01234567" },
+		{ 0xfffffffc, 0xfffffffe, 0, 2, 100, IRDMA_IEQ_OLD, 0xfffffffc, 8 },
+		{ 0xfffffffc, 6, 0, 2, 100, IRDMA_IEQ_GAP, 0xfffffffc, 8 },
+	};
 
-	irdma_ieq_stream_init(test, &s, 16);
-	KUNIT_EXPECT_EQ(test, irdma_ieq_stream_add(&s, 0xfffffffc, 0xfffffffc, bytes, 6, 100),
-			IRDMA_IEQ_TAKEN);
-	KUNIT_EXPECT_EQ(test, irdma_ieq_stream_add(&s, 0xfffffffc, 1, bytes + 5, 3, 100),
-			IRDMA_IEQ_TAKEN);
-	KUNIT_EXPECT_EQ(test, s.len, 8);
-	KUNIT_EXPECT_MEMEQ(test, s.data, "01234567", 8);
-	KUNIT_EXPECT_EQ(test, irdma_ieq_stream_add(&s, 0xfffffffc, 0xfffffffe, bytes, 2, 100),
-			IRDMA_IEQ_OLD);
-	KUNIT_EXPECT_EQ(test, irdma_ieq_stream_add(&s, 0xfffffffc, 6, bytes, 2, 100),
-			IRDMA_IEQ_GAP);
+	irdma_ieq_steps(test, "0123456789", steps, ARRAY_SIZE(steps));
 }
 
 static void irdma_ieq_fill(struct irdma_ieq_stream *s, const u8 *p, u32 len)
