@@ -168,7 +168,6 @@ static void irdma_ieq_fail(struct irdma_qp *qp)
 
 	e->stream.failed = true;
 	e->stream.len = 0;
-	e->stats.bad++;
 	irdma_build_gen_ae(&cmd, qp->id, IRDMA_AE_LLP_RECEIVED_MPA_CRC_ERROR,
 			   IRDMA_AE_SOURCE_RQ);
 	if (irdma_cqp_post_async(&qp->iwdev->fn, &cmd))
@@ -213,7 +212,6 @@ static void irdma_ieq_send_back(struct irdma_qp *qp)
 		}
 		if (e->tcph[IRDMA_TCP_FLAGS_OFFSET] & TCPHDR_FIN)
 			e->fin = false;
-		e->stats.fpdus++;
 		irdma_ieq_stream_consume(&e->stream, n);
 	}
 }
@@ -314,23 +312,16 @@ static void irdma_ieq_qp_take(struct irdma_qp *qp, struct irdma_puda *q,
 			      const struct irdma_cm_rx *seg)
 {
 	struct irdma_ieq_qp *e = &qp->ieq;
-	enum irdma_ieq_verdict v;
 	u32 fpsn, tcph_len;
 
-	if (!irdma_ieq_buffer(qp, q)) {
-		spin_lock(&e->lock);
-		e->stats.dropped++;
-		spin_unlock(&e->lock);
+	if (!irdma_ieq_buffer(qp, q))
 		return;
-	}
 	tcph_len = seg->payload - (rx->data + IRDMA_CM_TCP_OFFSET);
 	spin_lock(&e->lock);
-	e->stats.segs++;
 	/* The engine wrote it before it completed the receive. */
 	fpsn = get_unaligned_le32(qp->ctx.va + IRDMA_IEQ_Q2_FPSN);
-	v = irdma_ieq_stream_add(&e->stream, fpsn, seg->seq, seg->payload,
-				 seg->payload_len, qp->iw_conn.rcv_wnd);
-	if (v == IRDMA_IEQ_TAKEN) {
+	if (irdma_ieq_stream_add(&e->stream, fpsn, seg->seq, seg->payload,
+				 seg->payload_len, qp->iw_conn.rcv_wnd) == IRDMA_IEQ_TAKEN) {
 		memcpy(e->tcph, rx->data + IRDMA_CM_TCP_OFFSET, tcph_len);
 		e->tcph_len = tcph_len;
 		if (seg->flags & TCPHDR_FIN) {
@@ -341,8 +332,6 @@ static void irdma_ieq_qp_take(struct irdma_qp *qp, struct irdma_puda *q,
 			e->ah_state = IRDMA_IEQ_AH_PENDING;
 			mod_delayed_work(system_wq, &e->work, 0);
 		}
-	} else {
-		e->stats.dropped++;
 	}
 	irdma_ieq_send_back(qp);
 	spin_unlock(&e->lock);

@@ -157,7 +157,6 @@ enum irdma_ieq_ah_state {
  * @ah_state: where @ah stands
  * @stopped: the QP is going away: nothing more is sent
  * @work: makes @ah (the CQP may be waited for there), sends what waits
- * @stats: segments taken, FPDUs sent back, segments dropped, bad FPDUs
  */
 struct irdma_ieq_qp {
 	spinlock_t lock; /* all of it */
@@ -170,12 +169,6 @@ struct irdma_ieq_qp {
 	enum irdma_ieq_ah_state ah_state;
 	bool stopped;
 	struct delayed_work work;
-	struct {
-		u64 segs;
-		u64 fpdus;
-		u64 dropped;
-		u64 bad;
-	} stats;
 };
 
 /**
