@@ -8,8 +8,6 @@
 . "$IRDMA_REPO/tests/vm/lib.sh"
 require rdma ibv_devinfo
 
-gcc -O2 -Wall -o /tmp/bad-udata "$IRDMA_REPO/tests/vm/bad-udata.c" || fail "build bad-udata"
-
 # irdma0's uverbs character device.
 uverbs_dev() {
 	local d=/sys/class/infiniband/irdma0/device/infiniband_verbs
@@ -28,7 +26,7 @@ load_stack
 ip link set "$SIM_NETDEV" up
 dev=$(uverbs_dev)
 [ -c "$dev" ] || fail "no uverbs device for irdma0"
-/tmp/bad-udata "$dev" || fail "bad-udata: some request did not fail as it should"
+"$TOOLS"/bad-udata "$dev" || fail "bad-udata: some request did not fail as it should"
 for r in qp cq mr pd; do
 	expect_eq "$r objects of user space left" "$(user_objects "$r")" 0
 done
@@ -36,7 +34,7 @@ done
 # The kernel writing into the doorbell page on the process's behalf (a
 # read() into it) is not the process ringing: the simulator's watchpoint
 # takes user mode stores only.
-/tmp/bad-udata "$dev" doorbell "$SIM_DBG/$SIM_FN/stats" ||
+"$TOOLS"/bad-udata "$dev" doorbell "$SIM_DBG/$SIM_FN/stats" ||
 	fail "bad-udata: the doorbell page written by the kernel"
 
 # Our driver in push mode: a user QP's push pages and their mmap entries.
@@ -46,7 +44,7 @@ if [ "$IRDMA_DRIVER" = ours ]; then
 	wait_for test -e /sys/class/infiniband/irdma0 || fail "no irdma0 in push mode"
 	roce_up 192.168.77.1
 	dev=$(uverbs_dev)
-	/tmp/bad-udata "$dev" push "/sys/class/infiniband/irdma0/ports/1/gids/$GIDX" ||
+	"$TOOLS"/bad-udata "$dev" push "/sys/class/infiniband/irdma0/ports/1/gids/$GIDX" ||
 		fail "bad-udata: push pages"
 	expect_eq "QPs of user space left" "$(user_objects qp)" 0
 	ip addr del 192.168.77.1/24 dev "$SIM_NETDEV"

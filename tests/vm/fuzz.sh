@@ -27,8 +27,6 @@ OPS=${IRDMA_TEST_FUZZ_OPS:-4000}
 SECS=${IRDMA_TEST_FUZZ_SECONDS:-25}
 reports='BUG:|WARNING:|Oops|KASAN|kernel BUG|possible (circular|recursive) locking|inconsistent lock state|unreferenced object|general protection fault|Call Trace:'
 
-gcc -O2 -Wall -o /tmp/uverbs-fuzz "$IRDMA_REPO/tests/fuzz/uverbs-fuzz.c" || fail "build uverbs-fuzz"
-
 user_objects() {
 	rdma resource show "$1" 2>/dev/null | grep irdma0 | grep -vc 'comm \[ib_core\]'
 }
@@ -61,7 +59,7 @@ fuzz() {	# SEED FAILING
 	[ "$failing" = 1 ] && what=", slab allocations failing" mark=(UVERBS_FUZZ_MAKE_IT_FAIL=1)
 	since=$(dmesg | wc -l)
 	env "${mark[@]}" timeout $((SECS + 60)) \
-		/tmp/uverbs-fuzz "$dev" "$seed" "$OPS" "$SECS" "$gidfile" >/tmp/fuzz.out 2>&1
+		"$TOOLS"/uverbs-fuzz "$dev" "$seed" "$OPS" "$SECS" "$gidfile" >/tmp/fuzz.out 2>&1
 	rc=$?
 	cat /tmp/fuzz.out
 	[ $rc = 0 ] || fail "seed $seed$what: uverbs-fuzz exited with $rc"

@@ -17,8 +17,6 @@ require ibv_devinfo
 ADDR=192.168.77.1
 dbg=$SIM_DBG/$SIM_FN
 
-gcc -O2 -Wall -o /tmp/qp-hold "$IRDMA_REPO/tests/vm/qp-hold.c" -libverbs ||
-	fail "build qp-hold"
 load_stack
 roce_up $ADDR
 
@@ -33,7 +31,7 @@ ip link set "$SIM_NETDEV" mtu 1500
 # The traffic classes, around a live QP.
 rm -f /tmp/qp-hold.go /tmp/qp-hold.out
 mkfifo /tmp/qp-hold.go
-/tmp/qp-hold irdma0 "$GIDX" </tmp/qp-hold.go >/tmp/qp-hold.out 2>&1 &
+"$TOOLS"/qp-hold irdma0 "$GIDX" </tmp/qp-hold.go >/tmp/qp-hold.out 2>&1 &
 hold=$!
 exec 3>/tmp/qp-hold.go
 wait_for grep -q ready /tmp/qp-hold.out ||
@@ -68,7 +66,7 @@ hex=$(ipv4_gid_hex "$ADDR")
 wait_for port_active irdma0 || fail "port not active after reset"
 wait_for has_gid irdma0 "$hex" || fail "no GID after reset"
 GIDX=$(basename "$(grep -l "$hex" /sys/class/infiniband/irdma0/ports/1/gids/* | head -1)")
-echo go | /tmp/qp-hold irdma0 "$GIDX" || fail "traffic after the reset"
+echo go | "$TOOLS"/qp-hold irdma0 "$GIDX" || fail "traffic after the reset"
 
 ip addr del $ADDR/24 dev "$SIM_NETDEV"
 unload_stack

@@ -9,6 +9,10 @@ IRDMA_KO=$IRDMA_MODULES/irdma.ko
 SIM_KO=$IRDMA_MODULES/sim/irdma_sim.ko
 SIM_ICE_KO=$IRDMA_MODULES/sim/irdma_sim_ice.ko
 STOCK_KO=/tmp/irdma-stock.ko
+# The tests' C programs (tests/vm/*.c, tests/fuzz/*.c), built on the host
+# by scripts/vm.
+# shellcheck disable=SC2034 # the tests that source this use it
+TOOLS=${IRDMA_TEST_TOOLS:?the tests programs are built by scripts/vm}
 
 # The driver under test (scripts/test runs a test once for each it names):
 #   ours        our irdma.ko through its sim front-end
@@ -271,7 +275,18 @@ unload_driver() {
 }
 
 # One counter of the simulated function's debugfs stats.
-sim_stat() { awk -v k="$1" '$1 == k { print $2 }' "$SIM_DBG/$SIM_FN/stats"; }
+sim_stat() { stat_of "$SIM_DBG/$SIM_FN/stats" "$1"; }
+
+# The value of KEY in a "KEY VALUE" file such as the simulator's stats,
+# read with the shell's builtins (a process costs a quarter of a second
+# on the sanitizing kernel).
+stat_of() {	# FILE KEY
+	local k v
+
+	while read -r k v; do
+		[ "$k" != "$2" ] || { echo "$v"; return 0; }
+	done <"$1"
+}
 
 # Every CQ event the driver took was acknowledged (CQACK): the simulator,
 # as silicon, gives a CQ no other event until its last is. Events held

@@ -13,8 +13,6 @@ ADDR=192.168.77.1
 fpa=/sys/kernel/debug/fail_page_alloc
 
 [ -d $fpa ] || fail "no fail_page_alloc in this kernel"
-gcc -O2 -Wall -o /tmp/mr-paged "$IRDMA_REPO/tests/vm/mr-paged.c" -libverbs ||
-	fail "build mr-paged"
 
 load_stack
 roce_up $ADDR
@@ -28,7 +26,7 @@ echo -1 >$fpa/times
 echo 0 >$fpa/verbose
 echo 100 >$fpa/probability
 rc=0
-sh -c 'echo 1 >/proc/self/make-it-fail && exec /tmp/mr-paged irdma0 "$1" 8' \
+sh -c 'echo 1 >/proc/self/make-it-fail && exec "$IRDMA_TEST_TOOLS"/mr-paged irdma0 "$1" 8' \
 	mr-paged "$GIDX" || rc=$?
 echo 0 >$fpa/probability
 [ $rc = 0 ] || fail "RDMA through MRs whose PBLEs are in a paged segment"

@@ -15,9 +15,6 @@
 require ibv_devinfo
 ADDR=192.168.77.1
 
-gcc -O2 -Wall -o /tmp/mr-pages "$IRDMA_REPO/tests/vm/mr-pages.c" || fail "build mr-pages"
-gcc -O2 -Wall -o /tmp/mr-memcg "$IRDMA_REPO/tests/vm/mr-memcg.c" || fail "build mr-memcg"
-gcc -O2 -Wall -o /tmp/mr-huge "$IRDMA_REPO/tests/vm/mr-huge.c" -libverbs || fail "build mr-huge"
 thp=/sys/kernel/mm/transparent_hugepage/enabled
 grep -q '\[never\]' $thp && echo madvise >$thp
 echo 16 >/proc/sys/vm/nr_hugepages
@@ -26,17 +23,17 @@ echo 16 >/proc/sys/vm/nr_hugepages
 load_stack
 roce_up $ADDR
 dev=/dev/infiniband/$(basename "$(ls -d /sys/class/infiniband/irdma0/device/infiniband_verbs/uverbs* | head -1)")
-/tmp/mr-pages "$dev" "/sys/class/infiniband/irdma0/ports/1/gids/$GIDX" ||
+"$TOOLS"/mr-pages "$dev" "/sys/class/infiniband/irdma0/ports/1/gids/$GIDX" ||
 	fail "RDMA writes through a user MR on huge pages"
-/tmp/mr-huge irdma0 "$GIDX" hugetlb 4 || fail "a user MR on hugetlb pages"
-/tmp/mr-huge irdma0 "$GIDX" thp 4 || fail "a user MR on transparent huge pages"
+"$TOOLS"/mr-huge irdma0 "$GIDX" hugetlb 4 || fail "a user MR on hugetlb pages"
+"$TOOLS"/mr-huge irdma0 "$GIDX" thp 4 || fail "a user MR on transparent huge pages"
 
 cg=/sys/fs/cgroup
 mountpoint -q $cg || mount -t cgroup2 none $cg || fail "no cgroup2"
 echo +memory >$cg/cgroup.subtree_control || fail "no memory controller"
 mkdir -p $cg/mr
 charged=0
-sh -c 'echo $$ >"$1/cgroup.procs" && exec /tmp/mr-memcg "$2" "$1" 256' mr-memcg \
+sh -c 'echo $$ >"$1/cgroup.procs" && exec "$IRDMA_TEST_TOOLS"/mr-memcg "$2" "$1" 256' mr-memcg \
 	$cg/mr "$dev" && charged=1
 rmdir $cg/mr
 if [ "$IRDMA_DRIVER" = stock ]; then

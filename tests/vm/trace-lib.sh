@@ -10,7 +10,7 @@ simdoc=$IRDMA_REPO/Documentation/infiniband/irdma_sim.rst
 mkdir -p "$OUT"
 mountpoint -q $T || mount -t tracefs tracefs $T || fail "no tracefs"
 echo 40000 >$T/buffer_size_kb
-gcc -O2 -Wall -o /tmp/trace-diff "$IRDMA_REPO/tests/vm/trace-diff.c" || fail "build trace-diff"
+
 sed -n 's/^   explain //p' "$simdoc" >/tmp/explained
 [ -s /tmp/explained ] || fail "no explained differences in $simdoc"
 
@@ -41,7 +41,7 @@ trace_stop() {	# NAME FILE
 trace_compare() {	# STOCK_TRACE OURS_TRACE NAME
 	local rc first diff=$OUT/diff-$3
 
-	/tmp/trace-diff "$1" "$2" /tmp/explained >"$diff"
+	"$TOOLS"/trace-diff "$1" "$2" /tmp/explained >"$diff"
 	rc=$?
 	cat "$diff"
 	first=$(awk '/^== phase/ { ph = $3 } /UNEXPLAINED/ { print ph " " prev; exit } { prev = $0 }' \

@@ -19,9 +19,6 @@ modprobe configfs 2>/dev/null
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config ||
 	fail "no configfs"
 
-for p in verbs-paths mw-bind mr-huge; do
-	gcc -O2 -Wall -o /tmp/$p "$IRDMA_REPO/tests/vm/$p.c" -libverbs || fail "build $p"
-done
 thp=/sys/kernel/mm/transparent_hugepage/enabled
 grep -q '\[never\]' $thp && echo madvise >$thp
 echo 8 >/proc/sys/vm/nr_hugepages
@@ -84,11 +81,11 @@ workload() {
 		{ cat /tmp/*.mckey; fail "mckey sender"; }
 	wait $! || { cat /tmp/*.mckey; fail "mckey receiver"; }
 	phase mr-huge
-	/tmp/mr-huge irdma0 "$GIDX" hugetlb 2 || fail "an MR on hugetlb pages"
+	"$TOOLS"/mr-huge irdma0 "$GIDX" hugetlb 2 || fail "an MR on hugetlb pages"
 	phase mw
-	/tmp/mw-bind irdma0 "$GIDX" || fail "a type 1 memory window"
+	"$TOOLS"/mw-bind irdma0 "$GIDX" || fail "a type 1 memory window"
 	phase verbs
-	/tmp/verbs-paths irdma0 "$GIDX" || fail "resize, flush, multicast"
+	"$TOOLS"/verbs-paths irdma0 "$GIDX" || fail "resize, flush, multicast"
 	phase counters
 	cat /sys/class/infiniband/irdma0/ports/1/hw_counters/* >/dev/null
 	rdma statistic show link irdma0/1 >/dev/null || fail "rdma statistic"

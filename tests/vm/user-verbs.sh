@@ -29,8 +29,8 @@ expect_eq "ibv_devinfo link layer" "$(awk '/link_layer:/ { print $2; exit }' /tm
 # The largest CQ the device reports is made (tests/vm/cq-max.c); one entry
 # more: libirdma 44 passes it on as a ring of 2^21 slots, past the size
 # field; ours refuses it, the stock driver hands it to the device.
-gcc -O2 -Wall -o /tmp/cq-max "$IRDMA_REPO/tests/vm/cq-max.c" -libverbs || fail "build cq-max"
-/tmp/cq-max irdma0 >/tmp/cq-max.out || { cat /tmp/cq-max.out; fail "a CQ of max_cqe entries"; }
+
+"$TOOLS"/cq-max irdma0 >/tmp/cq-max.out || { cat /tmp/cq-max.out; fail "a CQ of max_cqe entries"; }
 cat /tmp/cq-max.out
 over=$(sed -n 's/^over: //p' /tmp/cq-max.out)
 if [ "$IRDMA_DRIVER" = stock ]; then
@@ -41,8 +41,8 @@ fi
 
 # A type 1 memory window as applications bind it (tests/vm/mw-bind.c):
 # writes and reads through its key, its bounds, no invalidation.
-gcc -O2 -Wall -o /tmp/mw-bind "$IRDMA_REPO/tests/vm/mw-bind.c" -libverbs || fail "build mw-bind"
-/tmp/mw-bind irdma0 "$GIDX" || fail "a type 1 memory window"
+
+"$TOOLS"/mw-bind irdma0 "$GIDX" || fail "a type 1 memory window"
 
 # Run a server in the background and its client; both must succeed.
 
