@@ -18,6 +18,9 @@
  *                   (ieq.c); "dup" gives the IEQ the first piece twice,
  *                   "badcrc" spoils the FPDU's CRC. Reads "N PIECES DUP
  *                   BADCRC", N the messages still to come
+ *   term_bad_msn    the next N TERMINATEs the function's offloaded QPs
+ *                   send carry DDP message number 2 instead of 1 (a
+ *                   malformed TERMINATE for the peer's driver to answer)
  *   reset           write 1 to reset the function as its LAN driver
  *                   would: unplug the RDMA function, reset, plug it back
  *   stats           what the engine did
@@ -81,8 +84,9 @@ static int isim_stats_show(struct seq_file *m, void *data)
 		   sdev->stats.iwarp_fin_tx, sdev->stats.iwarp_fin_rx,
 		   sdev->stats.iwarp_rst_tx, sdev->stats.iwarp_rst_rx,
 		   sdev->stats.iwarp_unreached);
-	seq_printf(m, "iwarp_term_tx %llu\niwarp_term_rx %llu\n",
-		   sdev->stats.iwarp_term_tx, sdev->stats.iwarp_term_rx);
+	seq_printf(m, "iwarp_term_tx %llu\niwarp_term_tx_ctrl %#010x\niwarp_term_rx %llu\niwarp_term_rx_ctrl %#010x\n",
+		   sdev->stats.iwarp_term_tx, sdev->stats.iwarp_term_tx_ctrl,
+		   sdev->stats.iwarp_term_rx, sdev->stats.iwarp_term_rx_ctrl);
 	seq_printf(m, "ieq_split_msgs %llu\nieq_segs_tx %llu\nieq_lpb_ok %llu\nieq_lpb_bad %llu\nieq_lost %llu\ngen_ae %llu\n",
 		   sdev->stats.ieq_split_msgs, sdev->stats.ieq_segs_tx,
 		   sdev->stats.ieq_lpb_ok, sdev->stats.ieq_lpb_bad,
@@ -416,6 +420,7 @@ void isim_debugfs_add(struct isim_dev *sdev)
 	debugfs_create_u32("delay_cqp_ms", 0600, dir, &f->delay_ms);
 	debugfs_create_file("raise_ae", 0200, dir, sdev, &isim_raise_ae_fops);
 	debugfs_create_file("ieq_split", 0600, dir, sdev, &isim_ieq_split_fops);
+	debugfs_create_atomic_t("term_bad_msn", 0600, dir, &f->term_bad_msn);
 	debugfs_create_file("reset", 0200, dir, sdev, &isim_reset_fops);
 	debugfs_create_file("hold_engine_ms", 0200, dir, sdev, &isim_hold_engine_fops);
 	debugfs_create_file("stats", 0400, dir, sdev, &isim_stats_fops);

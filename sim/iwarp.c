@@ -273,7 +273,7 @@ static struct tcphdr *isim_iwarp_term_seg(struct isim_qp *qp, const u8 *payload,
 	t->ddp_ctl = ISIM_DDP_CTL_LAST_V1;
 	t->rdmap_ctl = ISIM_RDMAP_V1 | ISIM_RDMAP_TERMINATE;
 	t->qn = htonl(ISIM_TERM_QN);
-	t->msn = htonl(ISIM_TERM_MSN);
+	t->msn = htonl(qp->tcp.term_msn);
 	memcpy(t->payload, payload, len);
 	/* The CRC is the wire's: the engines check it there, no driver reads it. */
 	*seg_len = sizeof(*th) + fpdu;
@@ -298,7 +298,7 @@ static int isim_iwarp_term_deliver(struct isim_dev *sdev, struct isim_qp *qp,
 	u8 *frame;
 	int len;
 
-	dst = isim_iwarp_peer(sdev, qp, &dqp, &r);
+	dst = isim_iwarp_peer(sdev, qp, &dqp, &r, true);
 	if (!dst)
 		return r.busy ? -EAGAIN : -ENXIO;
 	memcpy(a.src_ip, qp->src_ip, sizeof(a.src_ip));
@@ -313,6 +313,8 @@ static int isim_iwarp_term_deliver(struct isim_dev *sdev, struct isim_qp *qp,
 		dqp->state = IRDMA_QPS_TERMINATE;
 		dqp->tcp.fin_pending = false;
 		dst->stats.iwarp_term_rx++;
+		dst->stats.iwarp_term_rx_ctrl =
+			get_unaligned_be32(((struct isim_term_fpdu *)(th + 1))->payload);
 		isim_aeq_post_q2(dst, IRDMA_AE_LLP_TERMINATE_RECEIVED, dqp);
 		len = 0;
 	}
@@ -355,9 +357,10 @@ bool isim_iwarp_term_tx(struct isim_dev *sdev, struct isim_qp *qp)
 		kfree(th);
 		if (err == -EAGAIN || err == -ENOMEM)
 			return false;
-	}
-	if (!err)
+		/* On the wire, whether the peer's QP took it or not. */
 		sdev->stats.iwarp_term_tx++;
+		sdev->stats.iwarp_term_tx_ctrl = get_unaligned_be32(c->term_msg);
+	}
 	c->term_pending = false;
 	isim_aeq_post_tcp(sdev, IRDMA_AE_TERMINATE_SENT, qp, IRDMA_AE_SOURCE_RSVD, 0);
 	if (c->term_fin)
@@ -387,6 +390,9 @@ static void isim_iwarp_terminate(struct isim_dev *sdev, struct isim_qp *qp, u8 a
 	if (!c->q2_pa || isim_dma_read(sdev, c->q2_pa, c->term_msg, c->term_len))
 		memset(c->term_msg, 0, sizeof(c->term_msg));
 	c->term_fin = fin;
+	/* A wrong message number if the term_bad_msn knob asks for one. */
+	c->term_msn = ISIM_TERM_MSN +
+		      (atomic_dec_if_positive(&sdev->faults.term_bad_msn) >= 0);
 	c->term_pending = true;
 	isim_engine_kick(sdev);
 }
@@ -524,6 +530,10 @@ int isim_iwarp_lsmm(struct isim_dev *sdev, struct isim_qp *qp, u64 hdr,
  * @dqp: the receiving QP
  * @r: the outcome, when there is none: busy (try at the next step), or
  *	the AE the sender gets
+ * @term: the message is a TERMINATE: a QP stopped by one it sent (in
+ *	TERMINATE, its connection open) takes it in its TCP and drops it
+ *	(the stock driver, given a second, would set its terminate timer up
+ *	again while it is pending)
  *
  * The receiving function is the one owning the ARP entry's MAC address;
  * the QP, the one its quad hash names for the connection. A function not
@@ -535,7 +545,7 @@ int isim_iwarp_lsmm(struct isim_dev *sdev, struct isim_qp *qp, u64 hdr,
  * Return: the receiving function, locked (isim_peer_put()), or NULL.
  */
 struct isim_dev *isim_iwarp_peer(struct isim_dev *sdev, struct isim_qp *qp,
-				 struct isim_qp **dqp, struct isim_result *r)
+				 struct isim_qp **dqp, struct isim_result *r, bool term)
 {
 	struct isim_tcp_tuple t, own;
 	struct isim_dev *dst;
@@ -579,10 +589,16 @@ struct isim_dev *isim_iwarp_peer(struct isim_dev *sdev, struct isim_qp *qp,
 	}
 	*dqp = xa_load(&dst->qps, qpn);
 	if (*dqp && (*dqp)->type == IRDMA_QP_TYPE_IWARP && (*dqp)->tcp.offloaded &&
-	    isim_tcp_synced((*dqp)->tcp.state) &&
-	    ((*dqp)->state == IRDMA_QPS_RTS || (*dqp)->state == IRDMA_QPS_SQD)) {
-		qp->tcp.lost_since = 0;
-		return dst;
+	    isim_tcp_synced((*dqp)->tcp.state)) {
+		if ((*dqp)->state == IRDMA_QPS_RTS || (*dqp)->state == IRDMA_QPS_SQD) {
+			qp->tcp.lost_since = 0;
+			return dst;
+		}
+		if (term && (*dqp)->state == IRDMA_QPS_TERMINATE) {
+			isim_peer_put(sdev, dst);
+			qp->tcp.lost_since = 0;
+			return NULL;
+		}
 	}
 	isim_peer_put(sdev, dst);
 	sdev->stats.iwarp_unreached++;

@@ -101,7 +101,7 @@ bool isim_iwarp_term_tx(struct isim_dev *sdev, struct isim_qp *qp);
 int isim_iwarp_lsmm(struct isim_dev *sdev, struct isim_qp *qp, u64 hdr,
 		    const void *data, u32 len);
 struct isim_dev *isim_iwarp_peer(struct isim_dev *sdev, struct isim_qp *qp,
-				 struct isim_qp **dqp, struct isim_result *r);
+				 struct isim_qp **dqp, struct isim_result *r, bool term);
 void isim_iwarp_carried(struct isim_dev *dst, struct isim_qp *qp, struct isim_qp *dqp,
 			u8 op, u32 len, bool answered);
 struct tcphdr *isim_iwarp_tcp_hdr(const struct isim_qp *qp, u8 flags, u32 len);

@@ -509,7 +509,7 @@ static void isim_exec_rc(struct isim_dev *sdev, struct isim_qp *qp, u8 op,
 		return;
 	}
 	if (iwarp) {
-		dst = isim_iwarp_peer(sdev, qp, &dqp, r);
+		dst = isim_iwarp_peer(sdev, qp, &dqp, r, false);
 		if (!dst)
 			return;
 	} else {

@@ -193,6 +193,7 @@ struct isim_ieq_hold;
  * @term_pending: a TERMINATE is to go (the peer's engine was busy)
  * @term_fin: a FIN follows it
  * @term_len: its payload's length
+ * @term_msn: its DDP message sequence number (1 but for the term_bad_msn knob)
  * @term_msg: its payload, read from Q2 when MODIFY_QP asked for it
  * @lost_since: when a message first found no offloaded peer (0: none)
  * @ieq_qpn: the QP taking its exceptions (the IEQ), from the context
@@ -225,6 +226,7 @@ struct isim_tcp_conn {
 	bool term_pending;
 	bool term_fin;
 	u8 term_len;
+	u8 term_msn;
 	u8 term_msg[15];
 	unsigned long lost_since;
 	u16 ieq_qpn;
@@ -490,7 +492,9 @@ struct isim_hmc {
  * @iwarp_unreached: messages of an offloaded connection that found no
  *	offloaded peer (not yet, or never)
  * @iwarp_term_tx: TERMINATE messages offloaded connections sent
+ * @iwarp_term_tx_ctrl: the Terminate control word of the last one sent
  * @iwarp_term_rx: TERMINATE messages they took
+ * @iwarp_term_rx_ctrl: the Terminate control word of the last one taken
  * @ieq_split_msgs: messages arriving here sent to the IEQ in pieces
  *	(the ieq_split knob), not placed by the engine
  * @ieq_segs_tx: the pieces (TCP segments) that went into the IEQ
@@ -539,7 +543,9 @@ struct isim_stats {
 	u64 iwarp_rst_rx;
 	u64 iwarp_unreached;
 	u64 iwarp_term_tx;
+	u32 iwarp_term_tx_ctrl;
 	u64 iwarp_term_rx;
+	u32 iwarp_term_rx_ctrl;
 	u64 ieq_split_msgs;
 	u64 ieq_segs_tx;
 	u64 ieq_lpb_ok;
@@ -710,6 +716,8 @@ struct isim_doorbell {
  * @ieq_pieces: into how many TCP segments each goes
  * @ieq_dup: the first piece goes twice
  * @ieq_badcrc: the FPDU's CRC is wrong
+ * @term_bad_msn: TERMINATEs still to go out with a wrong DDP message
+ *	sequence number (iwarp.c), as a faulty peer's would
  */
 struct isim_faults {
 	s32 fail_op;
@@ -725,6 +733,7 @@ struct isim_faults {
 	u8 ieq_pieces;
 	bool ieq_dup;
 	bool ieq_badcrc;
+	atomic_t term_bad_msn;
 };
 
 /**

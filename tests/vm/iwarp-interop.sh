@@ -32,6 +32,7 @@ wait_for test -e /sys/bus/auxiliary/drivers/irdma_twin/ice.iwarp.33 ||
 	fail "irdma_twin took function 32 from the stock driver"
 wait_for has_dev simeth33 || fail "no RDMA device on simeth33"
 FN0=32 FN1=33
+STOCK_FNS=32
 NET0=simeth32
 NET1=simeth33
 DEV0=$(rdma_dev_of $NET0)

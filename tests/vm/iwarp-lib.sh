@@ -6,6 +6,8 @@
 
 ADDR=192.168.80.1
 PEER=192.168.80.2
+# The functions the stock driver runs (iwarp-interop sets its own).
+STOCK_FNS=${STOCK_FNS:-}
 
 # Two iWARP functions with the driver under test: ours on the simulator's
 # own functions 0 and 1, the stock one on the ice personality's 32 and 33.
@@ -14,12 +16,14 @@ iwarp_functions_up() {
 	load_sim nr_devices=0
 	if [ "$IRDMA_DRIVER" = ours ]; then
 		FN0=0 FN1=1
+		STOCK_FNS=
 		echo "0 iwarp" >$SIM_BUS/new_device || fail "function 0"
 		echo "1 iwarp" >$SIM_BUS/new_device || fail "function 1"
 		load_irdma_deps
 		load_irdma
 	else
 		FN0=32 FN1=33
+		STOCK_FNS="32 33"
 		load_sim_ice iwarp=1
 		load_driver
 	fi
@@ -91,7 +95,7 @@ iwarp_hosts_net() {
 
 qps_on() { rdma resource show qp 2>/dev/null | grep -q "$1"; }	# DEV
 fn_stat() {	# FUNCTION KEY
-	awk -v k="$2" '$1 == k { print $2 }' "$SIM_DBG/irdma_sim$1/stats"
+	stat_of "$SIM_DBG/irdma_sim$1/stats" "$2"
 }
 stats() {
 	local fn k line
@@ -466,27 +470,40 @@ iwarp_vlan() {
 # completes (iWARP has no response to it); the read is flushed. For the
 # stock driver DEV1's peer terminates alone (iwarp-interop has it in both
 # roles); on the sanitizing kernel the write alone (iwarp-interop has
-# ours in both roles, writes and reads).
+# ours in both roles, writes and reads). The taker's function records
+# the Terminate control word: RDMAP's remote protection error, bounds
+# (0x0101). Then the write once more, the peer's TERMINATE malformed
+# (the simulator's term_bad_msn: DDP message number 2, not 1): the
+# taker answers with a TERMINATE of its own (DDP, untagged buffer,
+# invalid MSN range: 0x1203), which the peer's QP, stopped in TERMINATE,
+# does not take, and the taker's consumer still hears of the error (ours;
+# the stock driver's close clears its terminate flags when the peer's
+# reset comes first, and its consumer then hears nothing: upstream's
+# irdma_cm_disconn_true()).
 iwarp_terminate() {
-	local mode srv cli sfn cfn tx rx runs
+	local mode srv cli sfn cfn bad tx rx ctx crx runs
 
-	gcc -O2 -Wall -o /tmp/iw-term "$IRDMA_REPO/tests/vm/iw-term.c" -lrdmacm -libverbs ||
-		fail "build iw-term"
-	runs=("write $PEER $ADDR $FN1 $FN0")
+	runs=("write $PEER $ADDR $FN1 $FN0" "write $PEER $ADDR $FN1 $FN0 bad")
 	sanitizing || runs+=("read $PEER $ADDR $FN1 $FN0")
-	sanitizing || [ "$IRDMA_DRIVER" = stock ] || runs+=("write $ADDR $PEER $FN0 $FN1" "read $ADDR $PEER $FN0 $FN1")
+	sanitizing || [ "$IRDMA_DRIVER" = stock ] ||
+		runs+=("write $ADDR $PEER $FN0 $FN1" "read $ADDR $PEER $FN0 $FN1"
+		       "write $ADDR $PEER $FN0 $FN1 bad")
 	for mode in "${runs[@]}"; do
-		read -r mode srv cli sfn cfn <<<"$mode"
+		read -r mode srv cli sfn cfn bad <<<"$mode"
 		tx=$(fn_stat "$sfn" iwarp_term_tx)
 		rx=$(fn_stat "$cfn" iwarp_term_rx)
-		timeout 60 /tmp/iw-term server "$srv" 7300 >/tmp/srv.term 2>&1 &
+		ctx=$(fn_stat "$cfn" iwarp_term_tx)
+		crx=$(fn_stat "$sfn" iwarp_term_rx)
+		[ -z "$bad" ] || echo 1 >"$SIM_DBG/irdma_sim$sfn/term_bad_msn"
+		timeout 60 "$TOOLS"/iw-term server "$srv" 7300 >/tmp/srv.term 2>&1 &
 		local pid=$!
 		wait_for -t 20 cm_port_listening 7300 "$(dev_of_addr "$srv")" ||
 			{ cat /tmp/srv.term; fail "terminate: no listener"; }
-		timeout 60 /tmp/iw-term client "$srv" 7300 "$cli" "$mode" >/tmp/cli.term 2>&1
+		timeout 60 "$TOOLS"/iw-term client "$srv" 7300 "$cli" "$mode" >/tmp/cli.term 2>&1
 		local rc=$?
 		wait $pid
 		local src=$?
+		echo 0 >"$SIM_DBG/irdma_sim$sfn/term_bad_msn"
 		if [ $rc -ne 0 ] || [ $src -ne 0 ]; then
 			cat /tmp/cli.term /tmp/srv.term
 			check_failed "terminate ($mode to $srv): client $rc, server $src"
@@ -496,9 +513,26 @@ iwarp_terminate() {
 			$(($(fn_stat "$sfn" iwarp_term_tx) - tx)) 1
 		expect_eq "terminate ($mode to $srv): TERMINATEs the other took" \
 			$(($(fn_stat "$cfn" iwarp_term_rx) - rx)) 1
-		grep -q '^client: qp event local work queue catastrophic error' /tmp/cli.term ||
-			{ cat /tmp/cli.term; check_failed "terminate ($mode to $srv): no fatal event"; }
-		if [ "$mode" = write ]; then
+		if [ -n "$bad" ]; then
+			mode+=", malformed"
+			expect_eq "terminate ($mode): answers to it" \
+				$(($(fn_stat "$cfn" iwarp_term_tx) - ctx)) 1
+			expect_eq "terminate ($mode): the answer's layer, type and code" \
+				"$(fn_stat "$cfn" iwarp_term_tx_ctrl | cut -c1-6)" 0x1203
+			expect_eq "terminate ($mode): answers $srv, in TERMINATE, took" \
+				$(($(fn_stat "$sfn" iwarp_term_rx) - crx)) 0
+		elif [ "$mode" = write ]; then
+			expect_eq "terminate ($mode): its layer, type and code" \
+				"$(fn_stat "$cfn" iwarp_term_rx_ctrl | cut -c1-6)" 0x0101
+		fi
+		if [ -n "$bad" ] && [[ " $STOCK_FNS " == *" $cfn "* ]]; then
+			echo "terminate ($mode): the stock driver's consumer heard:" \
+			     "$(grep -c '^client: qp event' /tmp/cli.term) events"
+		elif ! grep -q '^client: qp event local work queue catastrophic error' /tmp/cli.term; then
+			cat /tmp/cli.term
+			check_failed "terminate ($mode to $srv): no fatal event"
+		fi
+		if [ "$mode" != read ]; then
 			grep -q '^client: wc RDMA_WRITE success' /tmp/cli.term ||
 				{ cat /tmp/cli.term; check_failed "terminate: the write did not complete"; }
 		else
