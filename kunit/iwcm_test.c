@@ -251,6 +251,23 @@ static void irdma_iwcm_qhash_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->sdev->steer.qhash_count, 0);
 }
 
+/*
+ * Whether the function has an IEQ whose buffers hold a frame of @mtu and
+ * the engine its QP. The MTU event sets fn->mtu first and then makes the
+ * IEQ anew: a test that waited for fn->mtu alone found the old one, or
+ * none, once in a while.
+ */
+static bool iwcm_ieq_for_mtu(struct iwcm_env *e, u32 mtu)
+{
+	bool ok;
+
+	mutex_lock(&e->fn->puda_lock);
+	ok = e->fn->ieq && e->fn->ieq->buf_size == mtu + 20 &&
+	     xa_load(&e->sdev->qps, IRDMA_IEQ_QP_ID);
+	mutex_unlock(&e->fn->puda_lock);
+	return ok;
+}
+
 /* The ILQ and IEQ: UDA QPs in RTS, each with the CQ of its number. */
 static void irdma_iwcm_puda_made_test(struct kunit *test)
 {
@@ -296,19 +313,17 @@ static void irdma_iwcm_puda_made_test(struct kunit *test)
 	rtnl_lock();
 	KUNIT_EXPECT_EQ(test, dev_set_mtu(ndev, 1000), 0);
 	rtnl_unlock();
-	for (tries = 0; tries < 200 && READ_ONCE(e->fn->mtu) != 1000; tries++)
+	for (tries = 0; tries < 200 && !iwcm_ieq_for_mtu(e, 1000); tries++)
 		usleep_range(5000, 10000);
 	KUNIT_EXPECT_EQ(test, e->fn->mtu, 1000);
-	mutex_lock(&e->fn->puda_lock);
-	KUNIT_EXPECT_TRUE(test, e->fn->ieq && e->fn->ieq->buf_size == 1020);
-	mutex_unlock(&e->fn->puda_lock);
-	KUNIT_EXPECT_NOT_NULL(test, xa_load(&e->sdev->qps, IRDMA_IEQ_QP_ID));
+	KUNIT_EXPECT_TRUE(test, iwcm_ieq_for_mtu(e, 1000));
 	rtnl_lock();
 	dev_set_mtu(ndev, old);
 	rtnl_unlock();
-	for (tries = 0; tries < 200 && READ_ONCE(e->fn->mtu) != old; tries++)
+	for (tries = 0; tries < 200 && !iwcm_ieq_for_mtu(e, old); tries++)
 		usleep_range(5000, 10000);
 	KUNIT_EXPECT_EQ(test, e->fn->mtu, old);
+	KUNIT_EXPECT_TRUE(test, iwcm_ieq_for_mtu(e, old));
 }
 
 struct iwcm_ilq_rx {
