@@ -12,7 +12,7 @@ STOCK_KO=/tmp/irdma-stock.ko
 # The tests' C programs (tests/vm/*.c, tests/fuzz/*.c), built on the host
 # by scripts/vm.
 # shellcheck disable=SC2034 # the tests that source this use it
-TOOLS=${IRDMA_TEST_TOOLS:?the tests programs are built by scripts/vm}
+TOOLS=${IRDMA_TEST_TOOLS:?scripts/vm builds the programs of the tests}
 
 # The driver under test (scripts/test runs a test once for each it names):
 #   ours        our irdma.ko through its sim front-end
