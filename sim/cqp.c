@@ -576,21 +576,48 @@ bool isim_cqp_run(struct isim_dev *sdev, bool *young)
 EXPORT_SYMBOL_IF_KUNIT(isim_cqp_run);
 
 /**
+ * isim_cqp_trap_wait_begin - a trap is about to try the CQP lock
+ * @sdev: the simulated function
+ * @wait: the trap's wait, begun here
+ *
+ * Context: the debug exception of a trapped write (NMI-like).
+ */
+void isim_cqp_trap_wait_begin(struct isim_dev *sdev, struct isim_trap_wait *wait)
+{
+	isim_engine_hold_meet(sdev);
+	wait->start = isim_lat_now();
+	wait->counted = false;
+}
+
+/**
  * isim_cqp_trap_patient - whether the trap may go on trying the CQP lock
- * @start: when it first tried
+ * @sdev: the simulated function
+ * @wait: the trap's wait
  *
  * The trap never waits on the storing CPU itself: no driver stores to a
  * trapped register under the CQP lock, and the engine's own store
  * (CCQPLOW back to idle) is told apart before. A thread holds the lock
- * with interrupts off for a few steps at most, so the trap tries for up
- * to 500 us; then the threads take the work.
+ * with interrupts off for a few steps, unless the host takes its CPU away
+ * meanwhile (tens of milliseconds under emulation). Left to the threads,
+ * the write would wait for that one anyway, and a driver that spins for
+ * its answer (the stock driver: its CQP's creation, a polled command)
+ * spins on this CPU, whose own thread cannot run: it would time out. So
+ * the trap waits for the lock as for a slow register write, up to
+ * ISIM_TRAP_WAIT_NS; then the threads take the work. A wait of a
+ * millisecond or more is counted.
  *
  * Context: the debug exception of a trapped write (NMI-like).
  * Return: true to try again.
  */
-bool isim_cqp_trap_patient(u64 start)
+bool isim_cqp_trap_patient(struct isim_dev *sdev, struct isim_trap_wait *wait)
 {
-	if (isim_lat_now() - start > 500 * NSEC_PER_USEC)
+	u64 waited = isim_lat_now() - wait->start;
+
+	if (waited >= NSEC_PER_MSEC && !wait->counted) {
+		wait->counted = true;
+		atomic64_inc(&sdev->db.lock_waits);
+	}
+	if (waited > ISIM_TRAP_WAIT_NS)
 		return false;
 	cpu_relax();
 	return true;
@@ -607,7 +634,7 @@ bool isim_cqp_trap_patient(u64 start)
  * that state, unless the host took their CPU away (tens of milliseconds
  * under emulation) with the engine lock held: the write then takes that
  * long, as a slow register write would, rather than leave the driver to
- * time out. Bounded (ISIM_TRAP_CLEANUP_NS): a thread that needs this CPU
+ * time out. Bounded (ISIM_TRAP_WAIT_NS): a thread that needs this CPU
  * first gets it after that.
  *
  * Context: the debug exception of a trapped write (NMI-like).
@@ -621,7 +648,7 @@ bool isim_cqp_trap_await_cleanup(struct isim_dev *sdev)
 	while (smp_load_acquire(&sdev->cqp_cleanup_due)) {
 		/* With no other CPU, no thread can clear it meanwhile. */
 		if (num_online_cpus() < 2 ||
-		    isim_lat_now() - start > ISIM_TRAP_CLEANUP_NS)
+		    isim_lat_now() - start > ISIM_TRAP_WAIT_NS)
 			return false;
 		cpu_relax();
 	}
@@ -647,11 +674,12 @@ EXPORT_SYMBOL_IF_KUNIT(isim_cqp_trap_await_cleanup);
 unsigned int isim_cqp_fast(struct isim_dev *sdev)
 {
 	__le64 wqe[IRDMA_CQP_WQE_SIZE / 8];
-	u64 start = isim_lat_now();
+	struct isim_trap_wait wait;
 	unsigned int left = 0;
 
+	isim_cqp_trap_wait_begin(sdev, &wait);
 	while (!spin_trylock(&sdev->cqp_lock)) {
-		if (!isim_cqp_trap_patient(start)) {
+		if (!isim_cqp_trap_patient(sdev, &wait)) {
 			atomic64_inc(&sdev->db.left);
 			return ISIM_TRAP_LEFT_THREADS;
 		}

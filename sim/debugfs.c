@@ -10,6 +10,11 @@
  *                   N ms from now (at most 1000), as when the host takes
  *                   away the CPU of the one holding the engine lock (held
  *                   from another CPU than the writer's)
+ *   hold_cqp_ms     write N to hold the engine lock from now on and the
+ *                   CQP lock too, interrupts off, for N ms (at most 200)
+ *                   from the next trapped doorbell that takes it on (the
+ *                   next CQP's creation, the next command), which finds
+ *                   it taken
  *   raise_ae        write "CODE [ID [SOURCE]]" to post an asynchronous event
  *   ieq_split       write "N [PIECES] [dup] [badcrc]": the next N sends or
  *                   RDMA writes of one FPDU that arrive at an offloaded
@@ -101,13 +106,15 @@ static int isim_stats_show(struct seq_file *m, void *data)
 		   atomic64_read(&sdev->stats.cq_events_released),
 		   bitmap_weight(sdev->cq_held, ISIM_MAX_CQS),
 		   atomic_read(&sdev->cq_ack_credit));
-	seq_printf(m, "doorbells_trapped %llu\ncqp_ops_in_trap %llu\ntraps_leaving_work %llu\ncqp_batches_found_by_looking %llu\nwrites_left_to_their_trap %llu\ntrapped_regs %d\n",
+	seq_printf(m, "doorbells_trapped %llu\ncqp_ops_in_trap %llu\ntraps_leaving_work %llu\ncqp_batches_found_by_looking %llu\nwrites_left_to_their_trap %llu\ntrap_lock_waits_over_1ms %llu\ntrapped_regs %d\ncqp_state_to_free %d\n",
 		   (u64)atomic64_read(&sdev->db.traps),
 		   (u64)atomic64_read(&sdev->db.fast),
 		   (u64)atomic64_read(&sdev->db.left),
 		   (u64)atomic64_read(&sdev->db.found),
 		   (u64)atomic64_read(&sdev->db.left_by_looks),
-		   !!sdev->db.bp[ISIM_TRAP_CQPDB] + !!sdev->db.bp[ISIM_TRAP_CCQPLOW]);
+		   (u64)atomic64_read(&sdev->db.lock_waits),
+		   !!sdev->db.bp[ISIM_TRAP_CQPDB] + !!sdev->db.bp[ISIM_TRAP_CCQPLOW],
+		   READ_ONCE(sdev->cqp_cleanup_due));
 	seq_printf(m, "user_doorbells_watched %llu\nuser_doorbells_trapped %llu\nuser_sq_runs_in_process %llu\nuser_sq_left_to_threads %llu\n",
 		   (u64)atomic64_read(&sdev->db.user_watches),
 		   (u64)atomic64_read(&sdev->db.user_traps),
@@ -364,8 +371,13 @@ static const struct file_operations isim_reset_fops = {
 	.llseek = noop_llseek,
 };
 
-static ssize_t isim_hold_engine_write(struct file *file, const char __user *ubuf,
-				      size_t count, loff_t *ppos)
+/*
+ * Hold a lock of the engine from another CPU than the writer's: the
+ * engine lock from now on, or the CQP lock from the next trap that takes
+ * it on.
+ */
+static ssize_t isim_hold_write(struct file *file, const char __user *ubuf,
+			       size_t count, bool cqp)
 {
 	struct isim_dev *sdev = file->private_data;
 	struct isim_faults *f = &sdev->faults;
@@ -376,31 +388,57 @@ static ssize_t isim_hold_engine_write(struct file *file, const char __user *ubuf
 	err = kstrtou32_from_user(ubuf, count, 0, &ms);
 	if (err)
 		return err;
-	if (ms > 1000)
+	/* The CQP lock is held with interrupts off: less than a trap waits. */
+	if (ms > (cqp ? ISIM_HOLD_CQP_MAX_MS : 1000))
 		return -EINVAL;
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	/* Held on the writer's own CPU, it would keep the trap from coming. */
+	if (cqp && cpu >= nr_cpu_ids)
+		return -EOPNOTSUPP;
 	/* One at a time: a hold under way ends first. */
 	flush_work(&f->hold);
 	WRITE_ONCE(f->hold_ms, ms);
+	WRITE_ONCE(f->hold_go, false);
+	WRITE_ONCE(f->hold_has_lock, false);
+	WRITE_ONCE(f->hold_cqp, cqp);
 	reinit_completion(&f->hold_taken);
 	/*
 	 * On another CPU than the writer's: a driver writing there next may
 	 * spin in a trap with interrupts off, and keep a timer of this CPU,
 	 * the hold's end, from firing.
 	 */
-	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
 	if (cpu < nr_cpu_ids)
 		queue_work_on(cpu, system_wq, &f->hold);
 	else
 		queue_work(system_unbound_wq, &f->hold);
-	/* Held from now on, for whatever the writer does next. */
+	/* The engine lock is held from now on, for whatever the writer does next. */
 	wait_for_completion(&f->hold_taken);
 	return count;
+}
+
+static ssize_t isim_hold_engine_write(struct file *file, const char __user *ubuf,
+				      size_t count, loff_t *ppos)
+{
+	return isim_hold_write(file, ubuf, count, false);
 }
 
 static const struct file_operations isim_hold_engine_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
 	.write = isim_hold_engine_write,
+	.llseek = noop_llseek,
+};
+
+static ssize_t isim_hold_cqp_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	return isim_hold_write(file, ubuf, count, true);
+}
+
+static const struct file_operations isim_hold_cqp_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = isim_hold_cqp_write,
 	.llseek = noop_llseek,
 };
 
@@ -423,6 +461,7 @@ void isim_debugfs_add(struct isim_dev *sdev)
 	debugfs_create_atomic_t("term_bad_msn", 0600, dir, &f->term_bad_msn);
 	debugfs_create_file("reset", 0200, dir, sdev, &isim_reset_fops);
 	debugfs_create_file("hold_engine_ms", 0200, dir, sdev, &isim_hold_engine_fops);
+	debugfs_create_file("hold_cqp_ms", 0200, dir, sdev, &isim_hold_cqp_fops);
 	debugfs_create_file("stats", 0400, dir, sdev, &isim_stats_fops);
 	debugfs_create_file("lan", 0400, dir, sdev, &isim_lan_fops);
 	debugfs_create_file("latency", 0600, dir, sdev, &isim_latency_fops);

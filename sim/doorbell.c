@@ -57,16 +57,16 @@ static const u32 isim_trap_regs[ISIM_TRAPS] = {
 static bool isim_doorbell_ccqp(struct isim_dev *sdev)
 {
 	u32 low = isim_rd32(sdev, IRDMA_PFPE_CCQPLOW);
-	u64 start;
+	struct isim_trap_wait wait;
 	bool done;
 
 	/* A creation: the last CQP's state goes first. */
 	if ((low || isim_rd32(sdev, IRDMA_PFPE_CCQPHIGH)) &&
 	    !isim_cqp_trap_await_cleanup(sdev))
 		return false;
-	start = isim_lat_now();
+	isim_cqp_trap_wait_begin(sdev, &wait);
 	while (!spin_trylock(&sdev->cqp_lock))
-		if (!isim_cqp_trap_patient(start))
+		if (!isim_cqp_trap_patient(sdev, &wait))
 			return false;
 	done = isim_regs_cqp_ctx(sdev);
 	spin_unlock(&sdev->cqp_lock);

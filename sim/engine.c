@@ -371,22 +371,93 @@ static int isim_engine_thread(void *data)
 	return 0;
 }
 
+/* How long an armed hold of the CQP lock waits for a trap to meet. */
+#define ISIM_HOLD_ARMED_MAX	(10 * HZ)
+/* How long the trap that meets it waits for the hold to have the lock. */
+#define ISIM_HOLD_MEET_NS	(50 * NSEC_PER_MSEC)
+
+/*
+ * A thread taken off its CPU in the middle of its CQP step: the engine
+ * lock from now on, so that no thread takes a write meanwhile; the CQP
+ * lock too, interrupts off, from the moment a trap comes that takes it
+ * (the host takes a CPU away at any moment: the one that rang need not
+ * know when). Until then the hold spins, interrupts on, letting others
+ * run.
+ */
+static void isim_engine_hold_cqp(struct isim_dev *sdev, u32 ms)
+{
+	struct isim_faults *f = &sdev->faults;
+	unsigned long end = jiffies + ISIM_HOLD_ARMED_MAX;
+	u64 start;
+
+	mutex_lock(&sdev->engine_lock);
+	complete(&f->hold_taken);
+	/* Acquire: pairs with the trap's release of hold_go. */
+	while (!smp_load_acquire(&f->hold_go)) {
+		if (time_after(jiffies, end) || READ_ONCE(sdev->dying)) {
+			WRITE_ONCE(f->hold_cqp, false);
+			goto out;
+		}
+		cond_resched();
+		cpu_relax();
+	}
+	spin_lock_irq(&sdev->cqp_lock);
+	/* Release: the lock is ours before the waiting trap reads so. */
+	smp_store_release(&f->hold_has_lock, true);
+	/* On the clock the trap waits by (a delay loop's may run slow or fast). */
+	start = isim_lat_now();
+	while (isim_lat_now() - start < (u64)ms * NSEC_PER_MSEC)
+		cpu_relax();
+	spin_unlock_irq(&sdev->cqp_lock);
+out:
+	mutex_unlock(&sdev->engine_lock);
+}
+
 /**
  * isim_engine_hold - keep the engine's threads from working for a while
  * @work: the function's faults.hold
  *
  * Holds the engine lock for faults.hold_ms, as a thread holding it does
  * when the host takes its CPU away (tens of milliseconds under
- * emulation): whatever only the threads do waits meanwhile.
+ * emulation): whatever only the threads do waits meanwhile. With
+ * faults.hold_cqp, the CQP lock too, with interrupts off, from the next
+ * trap that takes it on: a thread taken off its CPU in the middle of a
+ * step it takes that lock for, the trap finding it taken.
  */
 void isim_engine_hold(struct work_struct *work)
 {
 	struct isim_dev *sdev = container_of(work, struct isim_dev, faults.hold);
+	u32 ms = READ_ONCE(sdev->faults.hold_ms);
 
+	if (READ_ONCE(sdev->faults.hold_cqp))
+		return isim_engine_hold_cqp(sdev, ms);
 	mutex_lock(&sdev->engine_lock);
 	complete(&sdev->faults.hold_taken);
-	msleep(READ_ONCE(sdev->faults.hold_ms));
+	msleep(ms);
 	mutex_unlock(&sdev->engine_lock);
+}
+
+/**
+ * isim_engine_hold_meet - a trap about to take the CQP lock starts an
+ *	armed hold of it, and lets the hold take it first
+ * @sdev: the simulated function
+ *
+ * Context: the debug exception of a trapped write (NMI-like).
+ */
+void isim_engine_hold_meet(struct isim_dev *sdev)
+{
+	struct isim_faults *f = &sdev->faults;
+	u64 start;
+
+	if (likely(!READ_ONCE(f->hold_cqp)) || READ_ONCE(f->hold_go))
+		return;
+	/* Release: pairs with the hold's acquire of hold_go. */
+	smp_store_release(&f->hold_go, true);
+	start = isim_lat_now();
+	/* Acquire: pairs with the hold's release of hold_has_lock. */
+	while (!smp_load_acquire(&f->hold_has_lock) &&
+	       isim_lat_now() - start < ISIM_HOLD_MEET_NS)
+		cpu_relax();
 }
 
 /**

@@ -62,8 +62,13 @@ struct seq_file;
  * is for a driver that spins.
  */
 #define ISIM_CQP_MIN_NS	(200 * NSEC_PER_USEC)
-/* How long the CCQPLOW trap waits for the last CQP's state to go. */
-#define ISIM_TRAP_CLEANUP_NS	(200 * NSEC_PER_MSEC)
+/*
+ * How long a trap waits for what a thread has (the last CQP's state to go,
+ * the CQP lock) before it leaves the write to the threads.
+ */
+#define ISIM_TRAP_WAIT_NS	(250 * NSEC_PER_MSEC)
+/* The longest hold of the CQP lock debugfs asks for: shorter than that. */
+#define ISIM_HOLD_CQP_MAX_MS	200
 
 /* Doorbell registers read back this value once the engine took a write. */
 #define ISIM_DB_IDLE		0xffffffff
@@ -663,6 +668,7 @@ enum isim_trap_reg {
  * @found: batches of CQP WQEs found by looking, their CQPDB write not
  *	trapped (or not yet, when a thread looked first)
  * @left_by_looks: writes threads found before their trap and left to it
+ * @lock_waits: traps that waited a millisecond or more for the CQP lock
  * @rung_head: the CQPDB value the last trapped CQPDB write wrote, plus 1
  * @rung_cpu: the CPU that made the last trapped CQPDB write
  * @ringer_cpu: the CPU whose engine thread a trap left CQP WQEs to and that
@@ -691,6 +697,7 @@ struct isim_doorbell {
 	atomic64_t left;
 	atomic64_t found;
 	atomic64_t left_by_looks;
+	atomic64_t lock_waits;
 	u32 rung_head;
 	int rung_cpu;
 	int ringer_cpu;
@@ -709,9 +716,13 @@ struct isim_doorbell {
  * @delay_ms: how long to hold it
  * @ae_lock: protects @aes
  * @aes: asynchronous events to post (code << 32 | QP/CQ id)
- * @hold_ms: how long @hold keeps the engine lock
- * @hold: holds the engine lock, as a thread whose CPU the host took away
- * @hold_taken: @hold has the lock
+ * @hold_ms: how long @hold keeps its lock
+ * @hold_cqp: @hold keeps the CQP lock too (interrupts off), from the next
+ *	trap that takes that lock on
+ * @hold_go: that trap came
+ * @hold_has_lock: @hold has the CQP lock
+ * @hold: holds a lock, as a thread whose CPU the host took away
+ * @hold_taken: @hold has the engine lock
  * @ieq_split: messages still to arrive in pieces through the IEQ (iwarp.c)
  * @ieq_pieces: into how many TCP segments each goes
  * @ieq_dup: the first piece goes twice
@@ -725,6 +736,9 @@ struct isim_faults {
 	s32 delay_op;
 	u32 delay_ms;
 	u32 hold_ms;
+	bool hold_cqp;
+	bool hold_go;
+	bool hold_has_lock;
 	struct work_struct hold;
 	struct completion hold_taken;
 	spinlock_t ae_lock; /* the queue of events to raise */
@@ -1230,6 +1244,7 @@ void isim_qos_get(struct isim_dev *sdev, struct irdma_sim_qos *qos);
 int isim_engine_start(struct isim_dev *sdev);
 void isim_engine_stop(struct isim_dev *sdev);
 void isim_engine_hold(struct work_struct *work);
+void isim_engine_hold_meet(struct isim_dev *sdev);
 bool isim_engine_step(struct isim_dev *sdev, bool *quick);
 void isim_engine_kick(struct isim_dev *sdev);
 void isim_engine_kick_here(struct isim_dev *sdev);
@@ -1253,7 +1268,18 @@ void isim_userdb_add(struct isim_dev *sdev);
 void isim_userdb_del(struct isim_dev *sdev);
 
 /* cqp.c, the trap's part */
-bool isim_cqp_trap_patient(u64 start);
+/**
+ * struct isim_trap_wait - a trap's wait for the CQP lock
+ * @start: when it began
+ * @counted: it was counted as a long one
+ */
+struct isim_trap_wait {
+	u64 start;
+	bool counted;
+};
+
+void isim_cqp_trap_wait_begin(struct isim_dev *sdev, struct isim_trap_wait *wait);
+bool isim_cqp_trap_patient(struct isim_dev *sdev, struct isim_trap_wait *wait);
 bool isim_cqp_trap_await_cleanup(struct isim_dev *sdev);
 /* What a trap leaves to be done after it (isim_cqp_fast()). */
 #define ISIM_TRAP_LEFT_THREADS	BIT(0)
