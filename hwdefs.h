@@ -839,6 +839,8 @@ enum irdma_qp_hw_state {
 #define IRDMA_QPC_TCP_HI		GENMASK_ULL(63, 32)
 #define IRDMA_QPC_MAXSNDWND		GENMASK_ULL(31, 0)	/* q16 */
 #define IRDMA_QPC_Q2ADDR		GENMASK_ULL(63, 8)	/* q18 */
+/* Where in Q2 the engine writes a frame it took (a TERMINATE). */
+#define IRDMA_Q2_FRAME_OFFSET		72
 #define IRDMA_QPC_SNDMARKERS		BIT_ULL(22)		/* q20 */
 #define IRDMA_QPC_IWARPMODE		BIT_ULL(28)
 #define IRDMA_QPC_RCVMARKOFFSET		GENMASK_ULL(40, 32)

@@ -45,8 +45,7 @@
 #define IRDMA_TERM_RDMAP_ERR(etype)	IRDMA_TERM_CTRL(IRDMA_TERM_LAYER_RDMAP, etype)
 #define IRDMA_TERM_DDP_ERR(etype)	IRDMA_TERM_CTRL(IRDMA_TERM_LAYER_DDP, etype)
 
-/* Where the engine writes a frame it took into Q2, and what of it we read. */
-#define IRDMA_TERM_Q2_FRAME		72
+/* What we read of the frame the engine took into Q2. */
 #define IRDMA_TERM_FRAME_MAX		(ETH_HLEN + 60 + 60 + 24 + IRDMA_TERM_LEN)
 
 /* How long a terminate sequence may take before the QP goes to error. */
@@ -216,7 +215,7 @@ static void irdma_qp_term_taken(struct irdma_qp *qp)
 	u16 bad;
 
 	lockdep_assert_held(&qp->mutex);
-	memcpy(frame, qp->ctx.va + IRDMA_TERM_Q2_FRAME, sizeof(frame));
+	memcpy(frame, qp->ctx.va + IRDMA_Q2_FRAME_OFFSET, sizeof(frame));
 	bad = irdma_term_check(frame, sizeof(frame), &ctrl);
 	if (bad) {
 		ibdev_dbg(qp->ibqp.device, "QP %u: a bad TERMINATE (%#x)\n", qp->id, bad);
@@ -379,3 +378,4 @@ bool irdma_qp_term_ae(struct irdma_qp *qp, u16 code)
 		return false;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(irdma_qp_term_ae);

@@ -7,7 +7,8 @@
  * steering tables a connection manager programs: the accelerated ports,
  * counted per user, and quad-hash entries, as the simulator keeps them.
  * And the ILQ and IEQ the connection manager speaks TCP through, and
- * when a consumer's abandoned connection is reset.
+ * when a consumer's abandoned connection is reset. And how a terminate
+ * sequence meets a consumer's move to error and the peer's FIN.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -21,6 +22,7 @@
 #include "../verbs.h"
 #include "../sim/irdma_sim.h"
 #include "../sim/sim.h"
+#include "term_frame.h"
 
 #define TEST_FN_ID	23
 
@@ -564,6 +566,114 @@ static void irdma_iwcm_reset_port_down_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_qp_iwarp_err_flags(qp, true, false), 0);
 }
 
+/* A connected iWARP QP's pieces; the QP in INIT (the engine's IDLE). */
+static struct ib_qp *iwcm_term_qp(struct kunit *test, struct iwcm_env *e,
+				  struct ib_pd **pd, struct ib_cq **cq)
+{
+	struct ib_qp *qp;
+
+	*pd = ib_alloc_pd(e->ibdev, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(*pd));
+	*cq = ib_alloc_cq(e->ibdev, NULL, 32, 0, IB_POLL_DIRECT);
+	if (IS_ERR(*cq)) {
+		ib_dealloc_pd(*pd);
+		KUNIT_FAIL_AND_ABORT(test, "no CQ: %ld", PTR_ERR(*cq));
+	}
+	qp = iwcm_qp(test, *pd, *cq);
+	KUNIT_EXPECT_EQ(test, iwcm_qp_to(qp, IB_QPS_INIT), 0);
+	return qp;
+}
+
+static void iwcm_term_qp_free(struct kunit *test, struct ib_qp *qp,
+			      struct ib_pd *pd, struct ib_cq *cq)
+{
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+	ib_free_cq(cq);
+	ib_dealloc_pd(pd);
+}
+
+/*
+ * A consumer's move to error ends a terminate sequence under way: our
+ * TERMINATE went, its FIN step is due to the work and the end to the
+ * timer, when the consumer moves the QP to error. The timer is stopped
+ * (as upstream's modify deletes its terminate timer), and neither step
+ * sends the engine anything more: before, the FIN moved the errored QP
+ * back to TERMINATE and the end moved it to error again.
+ */
+static void irdma_iwcm_term_ended_by_error_test(struct kunit *test)
+{
+	struct iwcm_env *e = iwcm_env_setup(test);
+	struct irdma_qp *iwqp;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	u64 ops, ops_after;
+	struct ib_qp *qp;
+	bool timer_set;
+
+	qp = iwcm_term_qp(test, e, &pd, &cq);
+	iwqp = to_iwqp(qp);
+	/* As irdma_qp_term_send() and TERMINATE_SENT leave it, the work not yet run. */
+	mutex_lock(&iwqp->mutex);
+	iwqp->hw_state = IRDMA_QPS_TERMINATE;
+	iwqp->term_flags |= IRDMA_TERM_SENT | IRDMA_TERM_TOLD;
+	set_bit(IRDMA_TERMW_ACTIVE, &iwqp->term_pending);
+	set_bit(IRDMA_TERMW_FIN, &iwqp->term_pending);
+	mod_delayed_work(system_wq, &iwqp->term_timer, HZ);
+	mutex_unlock(&iwqp->mutex);
+
+	KUNIT_EXPECT_EQ(test, iwcm_qp_to(qp, IB_QPS_ERR), 0);
+	KUNIT_EXPECT_EQ(test, iwqp->hw_state, IRDMA_QPS_ERROR);
+	timer_set = delayed_work_pending(&iwqp->term_timer);
+	KUNIT_EXPECT_FALSE(test, timer_set);
+	ops = READ_ONCE(e->sdev->stats.cqp_ops);
+	/* The FIN's work, and the end's if the timer still ran. */
+	queue_work(system_wq, &iwqp->term_work);
+	flush_work(&iwqp->term_work);
+	flush_delayed_work(&iwqp->term_timer);
+	flush_work(&iwqp->term_work);
+	KUNIT_EXPECT_EQ(test, iwqp->hw_state, IRDMA_QPS_ERROR);
+	ops_after = READ_ONCE(e->sdev->stats.cqp_ops);
+	KUNIT_EXPECT_EQ(test, ops_after, ops);
+	iwcm_term_qp_free(test, qp, pd, cq);
+}
+
+/*
+ * The peer's TERMINATE, of a lower layer (DDP), is in Q2 and its event
+ * taken: the work answers with our FIN. The peer's FIN that follows is
+ * the close's, not the connection manager's (which would move the
+ * closing QP to SQD): the sequence is active from its event on, not only
+ * while a step is due. The close's end moves the QP to error.
+ */
+static void irdma_iwcm_term_fin_taken_test(struct kunit *test)
+{
+	struct iwcm_env *e = iwcm_env_setup(test);
+	struct irdma_qp *iwqp;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct ib_qp *qp;
+	u32 len;
+	u8 *f;
+
+	qp = iwcm_term_qp(test, e, &pd, &cq);
+	iwqp = to_iwqp(qp);
+	f = irdma_test_term_frame(test, false, &len);
+	f[14 + 20 + 20 + 20] = 0x12;		/* DDP untagged buffer error */
+	memcpy(iwqp->ctx.va + IRDMA_Q2_FRAME_OFFSET, f, len);
+	mutex_lock(&iwqp->mutex);
+	iwqp->hw_state = IRDMA_QPS_RTS;
+	mutex_unlock(&iwqp->mutex);
+
+	KUNIT_EXPECT_TRUE(test, irdma_qp_term_ae(iwqp, IRDMA_AE_LLP_TERMINATE_RECEIVED));
+	flush_work(&iwqp->term_work);
+	KUNIT_EXPECT_FALSE(test, iwqp->term_flags & IRDMA_TERM_DONE);
+	KUNIT_EXPECT_TRUE(test, irdma_qp_term_ae(iwqp, IRDMA_AE_LLP_FIN_RECEIVED));
+	KUNIT_EXPECT_TRUE(test, irdma_qp_term_ae(iwqp, IRDMA_AE_LLP_CLOSE_COMPLETE));
+	flush_work(&iwqp->term_work);
+	KUNIT_EXPECT_EQ(test, iwqp->hw_state, IRDMA_QPS_ERROR);
+	KUNIT_EXPECT_TRUE(test, iwqp->term_flags & IRDMA_TERM_DONE);
+	iwcm_term_qp_free(test, qp, pd, cq);
+}
+
 static struct kunit_case irdma_iwcm_cases[] = {
 	KUNIT_CASE_SLOW(irdma_iwcm_ops_present_test),
 	KUNIT_CASE_SLOW(irdma_iwcm_listen_test),
@@ -575,6 +685,8 @@ static struct kunit_case irdma_iwcm_cases[] = {
 	KUNIT_CASE_SLOW(irdma_iwcm_ilq_loopback_test),
 	KUNIT_CASE_SLOW(irdma_iwcm_sqd_after_close_test),
 	KUNIT_CASE_SLOW(irdma_iwcm_reset_port_down_test),
+	KUNIT_CASE_SLOW(irdma_iwcm_term_ended_by_error_test),
+	KUNIT_CASE_SLOW(irdma_iwcm_term_fin_taken_test),
 	{}
 };
 

@@ -11,6 +11,7 @@
 
 #include "../main.h"
 #include "../verbs.h"
+#include "term_frame.h"
 
 /* Control words: layer << 4 | error type, then the error code. */
 static void irdma_term_ctrl_test(struct kunit *test)
@@ -52,8 +53,17 @@ static void irdma_term_ctrl_test(struct kunit *test)
 	}
 }
 
-/* A TERMINATE frame as the simulator writes it: IPv4, TCP, MPA, DDP, RDMAP. */
-static u8 *irdma_term_frame(struct kunit *test, bool ipv6, u32 *len)
+/**
+ * irdma_test_term_frame - a TERMINATE frame as the engine writes it:
+ *	Ethernet, IPv4 or IPv6, TCP, MPA, DDP, RDMAP, an RDMAP remote
+ *	protection error (bounds)
+ * @test: the test, whose memory it is
+ * @ipv6: IPv6, not IPv4
+ * @len: its length
+ *
+ * Return: the frame (256 bytes, zeros after it).
+ */
+u8 *irdma_test_term_frame(struct kunit *test, bool ipv6, u32 *len)
 {
 	u32 l3 = ipv6 ? 40 : 20, off;
 	u8 *f = kunit_kzalloc(test, 256, GFP_KERNEL);
@@ -81,10 +91,10 @@ static void irdma_term_check_good_test(struct kunit *test)
 	u32 len;
 	u8 *f, ctrl = 0;
 
-	f = irdma_term_frame(test, false, &len);
+	f = irdma_test_term_frame(test, false, &len);
 	KUNIT_EXPECT_EQ(test, irdma_term_check(f, len, &ctrl), 0);
 	KUNIT_EXPECT_EQ(test, ctrl, 0x01);
-	f = irdma_term_frame(test, true, &len);
+	f = irdma_test_term_frame(test, true, &len);
 	f[14 + 40 + 20 + 20] = 0x12;		/* DDP untagged buffer error */
 	ctrl = 0;
 	KUNIT_EXPECT_EQ(test, irdma_term_check(f, len, &ctrl), 0);
@@ -114,13 +124,13 @@ static void irdma_term_check_bad_test(struct kunit *test)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		f = irdma_term_frame(test, false, &len);
+		f = irdma_test_term_frame(test, false, &len);
 		f[cases[i].at] = cases[i].val;
 		KUNIT_EXPECT_EQ_MSG(test, irdma_term_check(f, len, &ctrl), cases[i].ae,
 				    "byte %u = %#x", cases[i].at, cases[i].val);
 	}
 	/* Cut before the control word. */
-	f = irdma_term_frame(test, false, &len);
+	f = irdma_test_term_frame(test, false, &len);
 	KUNIT_EXPECT_EQ(test, irdma_term_check(f, mpa + 23, &ctrl),
 			IRDMA_AE_LCE_QP_CATASTROPHIC);
 	KUNIT_EXPECT_EQ(test, irdma_term_check(f, 10, &ctrl), IRDMA_AE_LCE_QP_CATASTROPHIC);
