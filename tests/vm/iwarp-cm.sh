@@ -1,24 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# drivers: ours
+# drivers: ours stock
+# standins: 2
 # rdma_cm on one iWARP function, where connections end early: a server
 # killed while it listens, a client killed while connected (the server
 # sees the disconnect and goes on to its next client), and perftest's
-# rdma_cm mode. None of it may oops (the guest's
-# kernel log is checked after every test), and nothing is left behind.
+# rdma_cm mode. Client and server share the function's address: the
+# drivers' connection managers connect a function to itself. None of it
+# may oops (the guest's kernel log is checked after every test), and
+# nothing is left behind.
 . "$IRDMA_REPO/tests/vm/lib.sh"
 require ib_send_bw rping rdma ibv_devinfo
+. "$IRDMA_REPO/tests/vm/iwarp-lib.sh"
 
 ADDR=192.168.78.1
 
-modprobe -a ib_core ib_uverbs rdma_ucm iw_cm ice i40e || fail "cannot load the RDMA stack"
-load_sim nr_devices=0
-echo "0 iwarp" >$SIM_BUS/new_device || fail "new_device"
-load_irdma
-wait_for test -e /sys/class/infiniband/irdma0 || fail "no irdma0"
-expect_eq "transport" "$(devinfo_field irdma0 transport)" iWARP
-ip link set "$SIM_NETDEV" up
-ip addr add "$ADDR/24" dev "$SIM_NETDEV" || fail "address $ADDR"
-wait_for port_active irdma0 || fail "port not active"
+iwarp_functions_up
+expect_eq "transport" "$(devinfo_field "$DEV0" transport)" iWARP
+ip link set "$NET0" up
+ip addr add "$ADDR/24" dev "$NET0" || fail "address $ADDR"
+wait_for port_active "$DEV0" || fail "$DEV0 not active"
 
 # A server killed while it listens: its listener goes, nothing stays.
 rping -s -a $ADDR -p 7200 -C 1 >/tmp/srv.rping 2>&1 &
@@ -47,10 +47,10 @@ wait $srv 2>/dev/null
 echo "ok: a killed client's connection ends, the server goes on"
 
 # perftest's rdma_cm mode, a short send test on the function itself.
-timeout 120 ib_send_bw -d irdma0 -R -F -n 100 >/tmp/srv.bw 2>&1 &
+timeout 120 ib_send_bw -d "$DEV0" -R -F -n 100 >/tmp/srv.bw 2>&1 &
 srv=$!
 listening
-timeout 120 ib_send_bw -d irdma0 -R -F -n 100 $ADDR >/tmp/cli.bw 2>&1
+timeout 120 ib_send_bw -d "$DEV0" -R -F -n 100 $ADDR >/tmp/cli.bw 2>&1
 rc=$?
 wait $srv
 src=$?
@@ -59,12 +59,11 @@ src=$?
 grep -A2 'BW average' /tmp/cli.bw
 
 # Nothing is left behind: no QP, no listening or connecting cm_id.
-wait_for test "$(rdma resource show cm_id 2>/dev/null | grep -c irdma0)" = 0 ||
+wait_for test "$(rdma resource show cm_id 2>/dev/null | grep -c "$DEV0")" = 0 ||
 	check_failed "cm_ids left"
-expect_eq "QPs left" "$(rdma resource show qp 2>/dev/null | grep -c 'irdma0.*RC')" 0
+expect_eq "QPs left" "$(rdma resource show qp 2>/dev/null | grep -c "$DEV0.*RC")" 0
 
-unload_irdma
-echo 0 >$SIM_BUS/del_device || fail "del_device"
-unload_sim
+ip addr flush dev "$NET0"
+iwarp_functions_down 0 1
 [ $CHECKS_FAILED -eq 0 ] || fail "$CHECKS_FAILED checks failed"
 echo "PASS: rdma_cm on an iWARP function: kills and perftest"
