@@ -566,7 +566,7 @@ static void irdma_iwcm_reset_port_down_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_qp_iwarp_err_flags(qp, true, false), 0);
 }
 
-/* A connected iWARP QP's pieces; the QP in INIT (the engine's IDLE). */
+/* An iWARP QP with its PD and CQ, in INIT (the engine's IDLE). */
 static struct ib_qp *iwcm_term_qp(struct kunit *test, struct iwcm_env *e,
 				  struct ib_pd **pd, struct ib_cq **cq)
 {

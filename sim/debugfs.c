@@ -372,9 +372,8 @@ static const struct file_operations isim_reset_fops = {
 };
 
 /*
- * Hold a lock of the engine from another CPU than the writer's: the
- * engine lock from now on, or the CQP lock from the next trap that takes
- * it on.
+ * Hold the engine lock from another CPU than the writer's, from now on;
+ * with @cqp the CQP lock too, from the next trap that takes it on.
  */
 static ssize_t isim_hold_write(struct file *file, const char __user *ubuf,
 			       size_t count, bool cqp)
