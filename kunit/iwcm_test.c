@@ -486,6 +486,32 @@ static int iwcm_qp_to(struct ib_qp *qp, enum ib_qp_state state)
 	return ib_modify_qp(qp, &attr, IB_QP_STATE);
 }
 
+/* An iWARP QP with its PD and CQ, in INIT (the engine's IDLE). */
+static struct ib_qp *iwcm_init_qp(struct kunit *test, struct iwcm_env *e,
+				  struct ib_pd **pd, struct ib_cq **cq)
+{
+	struct ib_qp *qp;
+
+	*pd = ib_alloc_pd(e->ibdev, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(*pd));
+	*cq = ib_alloc_cq(e->ibdev, NULL, 32, 0, IB_POLL_DIRECT);
+	if (IS_ERR(*cq)) {
+		ib_dealloc_pd(*pd);
+		KUNIT_FAIL_AND_ABORT(test, "no CQ: %ld", PTR_ERR(*cq));
+	}
+	qp = iwcm_qp(test, *pd, *cq);
+	KUNIT_EXPECT_EQ(test, iwcm_qp_to(qp, IB_QPS_INIT), 0);
+	return qp;
+}
+
+static void iwcm_init_qp_free(struct kunit *test, struct ib_qp *qp,
+			      struct ib_pd *pd, struct ib_cq *cq)
+{
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+	ib_free_cq(cq);
+	ib_dealloc_pd(pd);
+}
+
 /*
  * SQD is the graceful close rdma_disconnect() asks for first, and both
  * ends may ask at once: a QP the engine has already taken past RTS
@@ -495,18 +521,11 @@ static int iwcm_qp_to(struct ib_qp *qp, enum ib_qp_state state)
 static void irdma_iwcm_sqd_after_close_test(struct kunit *test)
 {
 	struct iwcm_env *e = iwcm_env_setup(test);
-	struct ib_pd *pd = ib_alloc_pd(e->ibdev, 0);
+	struct ib_pd *pd;
 	struct ib_cq *cq;
 	struct ib_qp *qp;
 
-	KUNIT_ASSERT_FALSE(test, IS_ERR(pd));
-	cq = ib_alloc_cq(e->ibdev, NULL, 32, 0, IB_POLL_DIRECT);
-	if (IS_ERR(cq)) {
-		ib_dealloc_pd(pd);
-		KUNIT_FAIL_AND_ABORT(test, "no CQ: %ld", PTR_ERR(cq));
-	}
-	qp = iwcm_qp(test, pd, cq);
-	KUNIT_EXPECT_EQ(test, iwcm_qp_to(qp, IB_QPS_INIT), 0);
+	qp = iwcm_init_qp(test, e, &pd, &cq);
 	KUNIT_EXPECT_EQ(test, iwcm_qp_to(qp, IB_QPS_SQD), 0);
 	KUNIT_EXPECT_EQ(test, iwcm_qp_to(qp, IB_QPS_ERR), 0);
 	KUNIT_EXPECT_EQ(test, to_iwqp(qp)->hw_state, IRDMA_QPS_ERROR);
@@ -517,9 +536,7 @@ static void irdma_iwcm_sqd_after_close_test(struct kunit *test)
 	qp = iwcm_qp(test, pd, cq);
 	KUNIT_EXPECT_EQ(test, iwcm_qp_to(qp, IB_QPS_ERR), 0);
 	KUNIT_EXPECT_EQ(test, iwcm_qp_to(qp, IB_QPS_SQD), -EINVAL);
-	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
-	ib_free_cq(cq);
-	ib_dealloc_pd(pd);
+	iwcm_init_qp_free(test, qp, pd, cq);
 }
 
 /*
@@ -566,32 +583,6 @@ static void irdma_iwcm_reset_port_down_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_qp_iwarp_err_flags(qp, true, false), 0);
 }
 
-/* An iWARP QP with its PD and CQ, in INIT (the engine's IDLE). */
-static struct ib_qp *iwcm_term_qp(struct kunit *test, struct iwcm_env *e,
-				  struct ib_pd **pd, struct ib_cq **cq)
-{
-	struct ib_qp *qp;
-
-	*pd = ib_alloc_pd(e->ibdev, 0);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(*pd));
-	*cq = ib_alloc_cq(e->ibdev, NULL, 32, 0, IB_POLL_DIRECT);
-	if (IS_ERR(*cq)) {
-		ib_dealloc_pd(*pd);
-		KUNIT_FAIL_AND_ABORT(test, "no CQ: %ld", PTR_ERR(*cq));
-	}
-	qp = iwcm_qp(test, *pd, *cq);
-	KUNIT_EXPECT_EQ(test, iwcm_qp_to(qp, IB_QPS_INIT), 0);
-	return qp;
-}
-
-static void iwcm_term_qp_free(struct kunit *test, struct ib_qp *qp,
-			      struct ib_pd *pd, struct ib_cq *cq)
-{
-	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
-	ib_free_cq(cq);
-	ib_dealloc_pd(pd);
-}
-
 /*
  * A consumer's move to error ends a terminate sequence under way: our
  * TERMINATE went, its FIN step is due to the work and the end to the
@@ -610,7 +601,7 @@ static void irdma_iwcm_term_ended_by_error_test(struct kunit *test)
 	struct ib_qp *qp;
 	bool timer_set;
 
-	qp = iwcm_term_qp(test, e, &pd, &cq);
+	qp = iwcm_init_qp(test, e, &pd, &cq);
 	iwqp = to_iwqp(qp);
 	/* As irdma_qp_term_send() and TERMINATE_SENT leave it, the work not yet run. */
 	mutex_lock(&iwqp->mutex);
@@ -634,7 +625,7 @@ static void irdma_iwcm_term_ended_by_error_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, iwqp->hw_state, IRDMA_QPS_ERROR);
 	ops_after = READ_ONCE(e->sdev->stats.cqp_ops);
 	KUNIT_EXPECT_EQ(test, ops_after, ops);
-	iwcm_term_qp_free(test, qp, pd, cq);
+	iwcm_init_qp_free(test, qp, pd, cq);
 }
 
 /*
@@ -654,7 +645,7 @@ static void irdma_iwcm_term_fin_taken_test(struct kunit *test)
 	u32 len;
 	u8 *f;
 
-	qp = iwcm_term_qp(test, e, &pd, &cq);
+	qp = iwcm_init_qp(test, e, &pd, &cq);
 	iwqp = to_iwqp(qp);
 	f = irdma_test_term_frame(test, false, &len);
 	f[14 + 20 + 20 + 20] = 0x12;		/* DDP untagged buffer error */
@@ -671,7 +662,7 @@ static void irdma_iwcm_term_fin_taken_test(struct kunit *test)
 	flush_work(&iwqp->term_work);
 	KUNIT_EXPECT_EQ(test, iwqp->hw_state, IRDMA_QPS_ERROR);
 	KUNIT_EXPECT_TRUE(test, iwqp->term_flags & IRDMA_TERM_DONE);
-	iwcm_term_qp_free(test, qp, pd, cq);
+	iwcm_init_qp_free(test, qp, pd, cq);
 }
 
 static struct kunit_case irdma_iwcm_cases[] = {
